@@ -1,0 +1,66 @@
+# deltacc: Delta Lake log reading and commit-conflict checking for PostgreSQL
+#
+# PGXS build.  Every object is listed explicitly; the install script is
+# assembled from the per-module pieces in sql/parts/ (one owner each).
+
+EXTENSION = deltacc
+EXTVERSION = 1.0
+MODULE_big = deltacc
+PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
+
+# Pure C decoders (no PostgreSQL headers; fuzzed standalone in test/fuzz).
+FORMAT_OBJS = \
+	src/format/fmt_arena.o \
+	src/format/djson.o
+
+OBJS = \
+	$(FORMAT_OBJS) \
+	src/deltacc.o
+
+# Install script pieces, in this order.
+SQL_PARTS = \
+	sql/parts/00_header.sql
+
+DATA_built = sql/deltacc--$(EXTVERSION).sql
+
+# Regression suites, per module, in dependency order.
+REGRESS_FOUNDATION = extension
+REGRESS_FORMAT =
+REGRESS_CHECKER =
+REGRESS_ROWLEVEL =
+REGRESS_HOSTILE =
+REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
+	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
+REGRESS_OPTS = --inputdir=test --load-extension=deltacc
+
+PG_CONFIG ?= pg_config
+PKG_CONFIG ?= pkg-config
+
+# Compression libraries used by the Parquet reader.
+COMPRESS_LIBS = -lz -lsnappy -lzstd -llz4
+
+PG_CPPFLAGS += -I$(srcdir)/src -I$(srcdir)/src/format
+SHLIB_LINK += $(COMPRESS_LIBS)
+
+EXTRA_CLEAN = test/format/run_tests test/fuzz/build results regression.diffs regression.out
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+ifeq ($(PGXS),)
+$(error pg_config did not report a PGXS path: install the Debian package postgresql-server-dev-15)
+endif
+include $(PGXS)
+
+sql/deltacc--$(EXTVERSION).sql: $(SQL_PARTS)
+	cat $(SQL_PARTS) > $@
+
+# Standalone unit tests of src/format (no server needed).
+FORMAT_SRCS = $(FORMAT_OBJS:.o=.c)
+FORMAT_TESTS = $(wildcard test/format/test_*.c)
+
+test/format/run_tests: $(FORMAT_SRCS) $(FORMAT_TESTS) test/format/run_tests.c test/format/unit.h
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/format -o $@ \
+		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS)
+
+.PHONY: formatcheck
+formatcheck: test/format/run_tests
+	test/format/run_tests

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# scripts/test.sh: set up everything (scripts/setup.sh), then run the whole
+# test suite against a throwaway cluster and print "N passed, M failed".
+#
+# The server never runs as root: pg_virtualenv (postgresql-common) creates a
+# temporary cluster owned by the postgres OS user and removes it afterwards.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+skipped=0
+add_counts() {				# add_counts <file with a "N passed, M failed" line>
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
+	failed=$((failed + $(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')))
+	if echo "$line" | grep -q skipped; then
+		skipped=$((skipped + $(echo "$line" | sed -E 's/.*, ([0-9]+) skipped.*/\1/')))
+	fi
+}
+
+LOG=$(mktemp -d)
+trap 'rm -rf "$LOG"' EXIT
+
+# 1. Unit tests of the pure-C decoders.
+echo "== unit tests (src/format)"
+make -s test/format/run_tests >/dev/null 2>"$LOG/unit.err" || cat "$LOG/unit.err"
+test/format/run_tests > "$LOG/unit.out" 2>&1
+grep -E '^not ok|check failed' "$LOG/unit.out" || true
+tail -1 "$LOG/unit.out"
+add_counts "$LOG/unit.out"
+
+# 2. Short fuzzing pass (bounded time), when the harnesses exist.
+if [ -f test/fuzz/Makefile ]; then
+	echo "== fuzzing (short pass)"
+	make -s -C test/fuzz smoke > "$LOG/fuzz.out" 2>&1
+	tail -1 "$LOG/fuzz.out"
+	add_counts "$LOG/fuzz.out"
+fi
+
+# 3. pg_regress suites against a throwaway cluster.
+echo "== regression tests"
+chmod -R a+rX "$ROOT/test" 2>/dev/null || true
+pg_virtualenv -v "${PG_MAJOR:-15}" \
+	make -s PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin/pg_config}" installcheck \
+	> "$LOG/regress.out" 2>&1
+grep -E '\.\.\. (ok|FAILED|failed)' "$LOG/regress.out" || true
+rp=$(grep -cE '\.\.\. ok' "$LOG/regress.out")
+rf=$(grep -cE '\.\.\. (FAILED|failed)' "$LOG/regress.out")
+if [ "$rp" -eq 0 ] && [ "$rf" -eq 0 ]; then
+	cat "$LOG/regress.out"
+	rf=1
+fi
+if [ -f regression.diffs ] && [ "$rf" -gt 0 ]; then
+	head -300 regression.diffs
+fi
+passed=$((passed + rp))
+failed=$((failed + rf))
+
+echo
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,167 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_actions.h
+ *	  Decoded Delta log actions: the structs every other module works on.
+ *
+ * One DeltaCommit holds the actions of one commit file (or the state a
+ * checkpoint contributes).  Strings are palloc'd, NUL-terminated, in the
+ * memory context that was current when the commit was decoded; nothing
+ * refers back into the raw file buffer.  JSON-valued fields that are only
+ * passed through to SQL (tags, commitInfo, configuration, ...) are kept as
+ * their exact JSON text; fields that drive decisions are decoded.
+ *
+ * "has_x" flags distinguish an absent field from a zero value.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/delta_actions.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_DELTA_ACTIONS_H
+#define DELTACC_DELTA_ACTIONS_H
+
+#include "c.h"
+
+typedef enum DeltaFileKind
+{
+	DELTA_FILE_ADD,
+	DELTA_FILE_REMOVE,
+	DELTA_FILE_CDC
+} DeltaFileKind;
+
+/* partitionValues: keys as written (physical names under column mapping). */
+typedef struct DeltaPartitionValues
+{
+	int			n;
+	char	  **keys;
+	char	  **values;			/* NULL entry = JSON null */
+	bool		is_null_map;	/* the whole map was JSON null or absent */
+} DeltaPartitionValues;
+
+/* A deletion-vector descriptor, as in the log (reference §4.1). */
+typedef struct DeltaDV
+{
+	char		storage_type;	/* 'u', 'i', 'p' (others kept, and refused
+								 * when read) */
+	char	   *path_or_inline;
+	bool		has_offset;
+	int32		offset;
+	int32		size_in_bytes;
+	int64		cardinality;
+	char	   *unique_id;		/* storageType + pathOrInlineDv [+ "@" offset] */
+} DeltaDV;
+
+typedef struct DeltaFileAction
+{
+	DeltaFileKind kind;
+	char	   *path;			/* exactly as written in the log */
+	DeltaPartitionValues pv;
+	bool		has_size;
+	int64		size;
+	bool		has_modification_time;
+	int64		modification_time;	/* ms since epoch */
+	bool		data_change;	/* remove: defaults to true when absent */
+	bool		has_deletion_timestamp;
+	int64		deletion_timestamp;
+	bool		extended_file_metadata;
+	char	   *stats;			/* the "stats" JSON string, or NULL */
+	char	   *stats_parsed_json;	/* checkpoint stats_parsed rendered as
+									 * JSON text (when stats is absent), or
+									 * NULL */
+	char	   *tags_json;		/* JSON text or NULL */
+	DeltaDV    *dv;				/* NULL when none */
+	bool		has_base_row_id;
+	int64		base_row_id;
+	bool		has_default_row_commit_version;
+	int64		default_row_commit_version;
+	/* numRecords / tightBounds pulled out of stats when present */
+	bool		has_num_records;
+	int64		num_records;
+	int			tight_bounds;	/* -1 absent, 0 false, 1 true */
+	int64		version;		/* version of the commit (or checkpoint) it
+								 * came from */
+} DeltaFileAction;
+
+typedef struct DeltaMetadata
+{
+	char	   *id;
+	char	   *name;			/* may be NULL */
+	char	   *description;	/* may be NULL */
+	char	   *format_json;	/* JSON text of "format" */
+	char	   *schema_string;	/* Spark JSON schema, as a string */
+	int			n_partition_columns;
+	char	  **partition_columns;	/* logical names */
+	int			n_configuration;
+	char	  **config_keys;
+	char	  **config_values;	/* NULL entry = JSON null */
+	bool		has_created_time;
+	int64		created_time;
+} DeltaMetadata;
+
+typedef struct DeltaProtocol
+{
+	int32		min_reader_version;
+	int32		min_writer_version;
+	int			n_reader_features;	/* -1 when the field is absent */
+	char	  **reader_features;
+	int			n_writer_features;	/* -1 when the field is absent */
+	char	  **writer_features;
+} DeltaProtocol;
+
+typedef struct DeltaCommitInfo
+{
+	char	   *json;			/* the whole commitInfo object as JSON text */
+	char	   *operation;		/* NULL when absent */
+	char	   *operation_parameters_json;	/* NULL when absent */
+	int			is_blind_append;	/* -1 absent, 0 false, 1 true */
+	char	   *isolation_level;	/* NULL when absent */
+	bool		has_read_version;
+	int64		read_version;
+	char	   *engine_info;	/* NULL when absent */
+	bool		has_timestamp;
+	int64		timestamp;		/* ms since epoch */
+	bool		has_in_commit_timestamp;
+	int64		in_commit_timestamp;
+	bool		identity_schema_update; /* tags."delta.identity.schemaUpdate" =
+										 * "true" */
+	char	   *txn_id;			/* NULL when absent */
+} DeltaCommitInfo;
+
+typedef struct DeltaTxn
+{
+	char	   *app_id;
+	int64		txn_version;
+	bool		has_last_updated;
+	int64		last_updated;
+} DeltaTxn;
+
+typedef struct DeltaDomain
+{
+	char	   *domain;
+	char	   *configuration;
+	bool		removed;
+} DeltaDomain;
+
+/*
+ * The actions of one commit.  Arrays are palloc'd and sized exactly;
+ * files keep the order of the commit file.
+ */
+typedef struct DeltaCommit
+{
+	int64		version;
+	bool		from_checkpoint;	/* state read from a checkpoint */
+	int			n_files;
+	DeltaFileAction *files;
+	DeltaMetadata *metadata;	/* NULL when the commit has none */
+	DeltaProtocol *protocol;	/* NULL when the commit has none */
+	DeltaCommitInfo *commit_info;	/* NULL when the commit has none */
+	int			n_txns;
+	DeltaTxn   *txns;
+	int			n_domains;
+	DeltaDomain *domains;
+	int			n_actions;		/* every action line, unknown ones included */
+} DeltaCommit;
+
+#endif							/* DELTACC_DELTA_ACTIONS_H */

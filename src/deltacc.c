@@ -1,0 +1,33 @@
+/*-------------------------------------------------------------------------
+ *
+ * deltacc.c
+ *	  Module magic, _PG_init and the GUCs of deltacc.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/deltacc.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/guc.h"
+
+#include "compat.h"
+#include "deltacc.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/*
+ * Module load: define the GUCs.  Each subsystem that owns GUCs defines them
+ * in its own *_init function, called from here.
+ */
+void
+_PG_init(void)
+{
+	MarkGUCPrefixReserved("deltacc");
+}

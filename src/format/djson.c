@@ -1,0 +1,670 @@
+/*-------------------------------------------------------------------------
+ *
+ * djson.c
+ *	  An exact, bounded JSON parser (see djson.h for the contract).
+ *
+ * Recursive descent over a byte buffer.  Arrays and objects are first
+ * collected on a small growable scratch stack per nesting level and then
+ * copied into an exactly-sized block, so the tree costs one allocation per
+ * container plus one per string.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/format/djson.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "djson.h"
+
+typedef struct DjParser
+{
+	const unsigned char *p;
+	const unsigned char *start;
+	const unsigned char *end;
+	const FmtAllocator *alloc;
+	int			max_depth;
+	DjError    *err;
+} DjParser;
+
+static bool parse_value(DjParser *ps, DjValue *out, int depth);
+
+static bool
+fail(DjParser *ps, const char *msg)
+{
+	ps->err->offset = (size_t) (ps->p - ps->start);
+	snprintf(ps->err->message, sizeof(ps->err->message), "%s", msg);
+	return false;
+}
+
+static void
+skip_ws(DjParser *ps)
+{
+	while (ps->p < ps->end &&
+		   (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
+}
+
+static int
+hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool
+read_hex4(DjParser *ps, unsigned *cp)
+{
+	unsigned	v = 0;
+	int			i;
+
+	if (ps->end - ps->p < 4)
+		return fail(ps, "truncated \\u escape");
+	for (i = 0; i < 4; i++)
+	{
+		int			h = hexval(ps->p[i]);
+
+		if (h < 0)
+			return fail(ps, "invalid \\u escape");
+		v = (v << 4) | (unsigned) h;
+	}
+	ps->p += 4;
+	*cp = v;
+	return true;
+}
+
+/*
+ * Length of a valid UTF-8 sequence starting at s (at most avail bytes), or 0
+ * when it is not valid (overlong forms, surrogates and values above U+10FFFF
+ * are invalid).
+ */
+static int
+utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return (avail >= 2 && (s[1] & 0xC0) == 0x80) ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF)
+	{
+		if (avail < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xE0 && s[1] < 0xA0)
+			return 0;			/* overlong */
+		if (c == 0xED && s[1] >= 0xA0)
+			return 0;			/* surrogate */
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4)
+	{
+		if (avail < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+			(s[3] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xF0 && s[1] < 0x90)
+			return 0;			/* overlong */
+		if (c == 0xF4 && s[1] >= 0x90)
+			return 0;			/* above U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+static size_t
+put_utf8(unsigned char *dst, unsigned cp)
+{
+	if (cp < 0x80)
+	{
+		dst[0] = (unsigned char) cp;
+		return 1;
+	}
+	if (cp < 0x800)
+	{
+		dst[0] = (unsigned char) (0xC0 | (cp >> 6));
+		dst[1] = (unsigned char) (0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000)
+	{
+		dst[0] = (unsigned char) (0xE0 | (cp >> 12));
+		dst[1] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
+		dst[2] = (unsigned char) (0x80 | (cp & 0x3F));
+		return 3;
+	}
+	dst[0] = (unsigned char) (0xF0 | (cp >> 18));
+	dst[1] = (unsigned char) (0x80 | ((cp >> 12) & 0x3F));
+	dst[2] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
+	dst[3] = (unsigned char) (0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/*
+ * Parse a string starting at the opening quote.  The decoded form is never
+ * longer than the source, so one allocation of the source length suffices.
+ */
+static bool
+parse_string(DjParser *ps, const char **str, uint32_t *len)
+{
+	const unsigned char *q;
+	unsigned char *buf;
+	size_t		n = 0;
+	bool		has_escape = false;
+
+	ps->p++;					/* opening quote */
+	/* find the closing quote, validating as we go */
+	q = ps->p;
+	while (q < ps->end && *q != '"')
+	{
+		if (*q == '\\')
+		{
+			has_escape = true;
+			if (ps->end - q < 2)
+				break;
+			q += 2;
+			continue;
+		}
+		if (*q < 0x20)
+		{
+			ps->p = q;
+			return fail(ps, "unescaped control character in string");
+		}
+		if (*q < 0x80)
+			q++;
+		else
+		{
+			int			l = utf8_seq_len(q, (size_t) (ps->end - q));
+
+			if (l == 0)
+			{
+				ps->p = q;
+				return fail(ps, "invalid UTF-8 in string");
+			}
+			q += l;
+		}
+	}
+	if (q >= ps->end || *q != '"')
+		return fail(ps, "unterminated string");
+	if ((size_t) (q - ps->p) > UINT32_MAX - 1)
+		return fail(ps, "string too long");
+
+	buf = fmt_alloc(ps->alloc, (size_t) (q - ps->p) + 1);
+	if (buf == NULL)
+		return fail(ps, "out of memory");
+
+	if (!has_escape)
+	{
+		n = (size_t) (q - ps->p);
+		memcpy(buf, ps->p, n);
+		ps->p = q + 1;
+	}
+	else
+	{
+		while (ps->p < q)
+		{
+			unsigned char c = *ps->p;
+
+			if (c != '\\')
+			{
+				buf[n++] = c;
+				ps->p++;
+				continue;
+			}
+			ps->p++;
+			if (ps->p >= q)
+				return fail(ps, "truncated escape");
+			c = *ps->p++;
+			switch (c)
+			{
+				case '"':
+				case '\\':
+				case '/':
+					buf[n++] = c;
+					break;
+				case 'b':
+					buf[n++] = '\b';
+					break;
+				case 'f':
+					buf[n++] = '\f';
+					break;
+				case 'n':
+					buf[n++] = '\n';
+					break;
+				case 'r':
+					buf[n++] = '\r';
+					break;
+				case 't':
+					buf[n++] = '\t';
+					break;
+				case 'u':
+					{
+						unsigned	cp;
+
+						if (!read_hex4(ps, &cp))
+							return false;
+						if (cp >= 0xD800 && cp <= 0xDBFF)
+						{
+							unsigned	lo;
+
+							if (q - ps->p < 6 || ps->p[0] != '\\' || ps->p[1] != 'u')
+								return fail(ps, "unpaired surrogate in \\u escape");
+							ps->p += 2;
+							if (!read_hex4(ps, &lo))
+								return false;
+							if (lo < 0xDC00 || lo > 0xDFFF)
+								return fail(ps, "unpaired surrogate in \\u escape");
+							cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+						}
+						else if (cp >= 0xDC00 && cp <= 0xDFFF)
+							return fail(ps, "unpaired surrogate in \\u escape");
+						if (cp == 0)
+							return fail(ps, "\\u0000 cannot be represented");
+						/* an escape is at least 6 source bytes, so it fits */
+						n += put_utf8(buf + n, cp);
+						break;
+					}
+				default:
+					return fail(ps, "invalid escape in string");
+			}
+		}
+		ps->p = q + 1;
+	}
+	buf[n] = '\0';
+	*str = (const char *) buf;
+	*len = (uint32_t) n;
+	return true;
+}
+
+static bool
+parse_number(DjParser *ps, DjValue *out)
+{
+	const unsigned char *s = ps->p;
+	const unsigned char *q = s;
+	char	   *text;
+
+	if (q < ps->end && *q == '-')
+		q++;
+	if (q >= ps->end)
+		return fail(ps, "truncated number");
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		while (q < ps->end && *q >= '0' && *q <= '9')
+			q++;
+	else
+		return fail(ps, "invalid number");
+	if (q < ps->end && *q == '.')
+	{
+		q++;
+		if (q >= ps->end || *q < '0' || *q > '9')
+		{
+			ps->p = q;
+			return fail(ps, "invalid number");
+		}
+		while (q < ps->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < ps->end && (*q == 'e' || *q == 'E'))
+	{
+		q++;
+		if (q < ps->end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= ps->end || *q < '0' || *q > '9')
+		{
+			ps->p = q;
+			return fail(ps, "invalid number");
+		}
+		while (q < ps->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if ((size_t) (q - s) > 4096)
+		return fail(ps, "number too long");
+	text = fmt_alloc(ps->alloc, (size_t) (q - s) + 1);
+	if (text == NULL)
+		return fail(ps, "out of memory");
+	memcpy(text, s, (size_t) (q - s));
+	text[q - s] = '\0';
+	out->type = DJ_NUMBER;
+	out->len = (uint32_t) (q - s);
+	out->u.num = text;
+	ps->p = q;
+	return true;
+}
+
+static bool
+parse_literal(DjParser *ps, const char *word, DjType type, DjValue *out)
+{
+	size_t		l = strlen(word);
+
+	if ((size_t) (ps->end - ps->p) < l || memcmp(ps->p, word, l) != 0)
+		return fail(ps, "invalid literal");
+	ps->p += l;
+	out->type = type;
+	out->len = 0;
+	return true;
+}
+
+/*
+ * Growable scratch area for the elements of one container.  It is taken
+ * from the allocator too (doubling), so abandoned copies are reclaimed with
+ * everything else; the final exactly-sized array is copied out.
+ */
+typedef struct Scratch
+{
+	void	   *data;
+	size_t		n;
+	size_t		cap;
+	size_t		elem;
+} Scratch;
+
+static bool
+scratch_push(DjParser *ps, Scratch *s, const void *item)
+{
+	if (s->n == s->cap)
+	{
+		size_t		newcap = s->cap ? s->cap * 2 : 8;
+		void	   *nd;
+
+		if (newcap > (size_t) UINT32_MAX || newcap > SIZE_MAX / s->elem)
+			return fail(ps, "too many elements");
+		nd = fmt_alloc(ps->alloc, newcap * s->elem);
+		if (nd == NULL)
+			return fail(ps, "out of memory");
+		if (s->n)
+			memcpy(nd, s->data, s->n * s->elem);
+		s->data = nd;
+		s->cap = newcap;
+	}
+	memcpy((char *) s->data + s->n * s->elem, item, s->elem);
+	s->n++;
+	return true;
+}
+
+static bool
+parse_array(DjParser *ps, DjValue *out, int depth)
+{
+	Scratch		s = {NULL, 0, 0, sizeof(DjValue)};
+
+	ps->p++;					/* [ */
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == ']')
+		ps->p++;
+	else
+	{
+		for (;;)
+		{
+			DjValue		v;
+
+			if (!parse_value(ps, &v, depth + 1))
+				return false;
+			if (!scratch_push(ps, &s, &v))
+				return false;
+			skip_ws(ps);
+			if (ps->p >= ps->end)
+				return fail(ps, "unterminated array");
+			if (*ps->p == ',')
+			{
+				ps->p++;
+				continue;
+			}
+			if (*ps->p == ']')
+			{
+				ps->p++;
+				break;
+			}
+			return fail(ps, "expected ',' or ']' in array");
+		}
+	}
+	out->type = DJ_ARRAY;
+	out->len = (uint32_t) s.n;
+	out->u.items = s.data;
+	return true;
+}
+
+static bool
+parse_object(DjParser *ps, DjValue *out, int depth)
+{
+	Scratch		s = {NULL, 0, 0, sizeof(DjMember)};
+
+	ps->p++;					/* { */
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == '}')
+		ps->p++;
+	else
+	{
+		for (;;)
+		{
+			DjMember	m;
+
+			skip_ws(ps);
+			if (ps->p >= ps->end)
+				return fail(ps, "unterminated object");
+			if (*ps->p != '"')
+				return fail(ps, "expected string key in object");
+			if (!parse_string(ps, &m.key, &m.keylen))
+				return false;
+			skip_ws(ps);
+			if (ps->p >= ps->end || *ps->p != ':')
+				return fail(ps, "expected ':' after object key");
+			ps->p++;
+			if (!parse_value(ps, &m.value, depth + 1))
+				return false;
+			if (!scratch_push(ps, &s, &m))
+				return false;
+			skip_ws(ps);
+			if (ps->p >= ps->end)
+				return fail(ps, "unterminated object");
+			if (*ps->p == ',')
+			{
+				ps->p++;
+				continue;
+			}
+			if (*ps->p == '}')
+			{
+				ps->p++;
+				break;
+			}
+			return fail(ps, "expected ',' or '}' in object");
+		}
+	}
+	out->type = DJ_OBJECT;
+	out->len = (uint32_t) s.n;
+	out->u.members = s.data;
+	return true;
+}
+
+static bool
+parse_value(DjParser *ps, DjValue *out, int depth)
+{
+	if (depth > ps->max_depth)
+		return fail(ps, "nesting too deep");
+	skip_ws(ps);
+	if (ps->p >= ps->end)
+		return fail(ps, "unexpected end of input");
+	switch (*ps->p)
+	{
+		case '{':
+			return parse_object(ps, out, depth);
+		case '[':
+			return parse_array(ps, out, depth);
+		case '"':
+			out->type = DJ_STRING;
+			return parse_string(ps, &out->u.str, &out->len);
+		case 't':
+			return parse_literal(ps, "true", DJ_TRUE, out);
+		case 'f':
+			return parse_literal(ps, "false", DJ_FALSE, out);
+		case 'n':
+			return parse_literal(ps, "null", DJ_NULL, out);
+		default:
+			if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
+				return parse_number(ps, out);
+			return fail(ps, "unexpected character");
+	}
+}
+
+bool
+dj_parse(const char *buf, size_t len, const FmtAllocator *alloc,
+		 int max_depth, DjValue *out, DjError *err)
+{
+	DjParser	ps;
+
+	ps.start = (const unsigned char *) buf;
+	ps.p = ps.start;
+	ps.end = ps.start + len;
+	ps.alloc = alloc;
+	ps.max_depth = max_depth > 0 ? max_depth : DJ_DEFAULT_MAX_DEPTH;
+	ps.err = err;
+	err->offset = 0;
+	err->message[0] = '\0';
+
+	if (!parse_value(&ps, out, 0))
+		return false;
+	skip_ws(&ps);
+	if (ps.p != ps.end)
+		return fail(&ps, "unexpected data after the JSON value");
+	return true;
+}
+
+const DjValue *
+dj_get(const DjValue *obj, const char *key)
+{
+	uint32_t	i;
+	size_t		kl;
+
+	if (obj == NULL || obj->type != DJ_OBJECT)
+		return NULL;
+	kl = strlen(key);
+	for (i = obj->len; i > 0; i--)
+	{
+		const DjMember *m = &obj->u.members[i - 1];
+
+		if (m->keylen == kl && memcmp(m->key, key, kl) == 0)
+			return &m->value;
+	}
+	return NULL;
+}
+
+static int
+ascii_lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+const DjValue *
+dj_get_ci(const DjValue *obj, const char *key)
+{
+	uint32_t	i;
+	size_t		kl;
+
+	if (obj == NULL || obj->type != DJ_OBJECT)
+		return NULL;
+	kl = strlen(key);
+	for (i = obj->len; i > 0; i--)
+	{
+		const DjMember *m = &obj->u.members[i - 1];
+		size_t		j;
+
+		if (m->keylen != kl)
+			continue;
+		for (j = 0; j < kl; j++)
+			if (ascii_lower((unsigned char) m->key[j]) != ascii_lower((unsigned char) key[j]))
+				break;
+		if (j == kl)
+			return &m->value;
+	}
+	return NULL;
+}
+
+bool
+dj_to_int64(const DjValue *v, int64_t *result)
+{
+	const char *s;
+	bool		neg = false;
+	uint64_t	acc = 0;
+	uint64_t	limit;
+
+	if (v == NULL || v->type != DJ_NUMBER)
+		return false;
+	s = v->u.num;
+	if (*s == '-')
+	{
+		neg = true;
+		s++;
+	}
+	limit = neg ? (uint64_t) INT64_MAX + 1 : (uint64_t) INT64_MAX;
+	for (; *s >= '0' && *s <= '9'; s++)
+	{
+		unsigned	d = (unsigned) (*s - '0');
+
+		if (acc > (limit - d) / 10)
+			return false;
+		acc = acc * 10 + d;
+	}
+	/* a fraction of zeros ("5.0") is still an integer; anything else is not */
+	if (*s == '.')
+	{
+		for (s++; *s == '0'; s++)
+			;
+		if (*s >= '1' && *s <= '9')
+			return false;
+	}
+	if (*s == 'e' || *s == 'E')
+		return false;			/* exponent forms are not accepted as
+								 * integers */
+	if (*s != '\0')
+		return false;
+	if (neg)
+		*result = (acc == (uint64_t) INT64_MAX + 1) ? INT64_MIN : -(int64_t) acc;
+	else
+		*result = (int64_t) acc;
+	return true;
+}
+
+bool
+dj_to_double(const DjValue *v, double *result)
+{
+	char	   *end;
+	double		d;
+
+	if (v == NULL || v->type != DJ_NUMBER)
+		return false;
+	errno = 0;
+	d = strtod(v->u.num, &end);
+	if (*end != '\0')
+		return false;
+	*result = d;
+	return true;
+}
+
+const char *
+dj_type_name(DjType type)
+{
+	switch (type)
+	{
+		case DJ_NULL:
+			return "null";
+		case DJ_FALSE:
+		case DJ_TRUE:
+			return "boolean";
+		case DJ_NUMBER:
+			return "number";
+		case DJ_STRING:
+			return "string";
+		case DJ_ARRAY:
+			return "array";
+		case DJ_OBJECT:
+			return "object";
+	}
+	return "unknown";
+}
