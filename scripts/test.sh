@@ -27,6 +27,19 @@ add_counts() {				# add_counts <file with a "N passed, M failed" line>
 	fi
 }
 
+# The real Delta tables used by the conformance suites: ../shared/delta-tables
+# beside the clone (CI), else the workplace copy.  When neither exists the
+# conformance suites say they are skipped.
+if [ -z "${DELTACC_TABLES:-}" ]; then
+	for d in "$ROOT/../shared/delta-tables" /work/shared/delta-tables; do
+		if [ -d "$d" ]; then
+			DELTACC_TABLES=$(cd "$d" && pwd)
+			break
+		fi
+	done
+fi
+export DELTACC_TABLES=${DELTACC_TABLES:-}
+
 LOG=$(mktemp -d)
 trap 'rm -rf "$LOG"' EXIT
 
