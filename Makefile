@@ -15,6 +15,7 @@ FORMAT_OBJS = \
 
 OBJS = \
 	$(FORMAT_OBJS) \
+	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
