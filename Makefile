@@ -18,18 +18,20 @@ FORMAT_OBJS = \
 OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o \
+	src/conflict.o src/loser.o src/funcs_conflict.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
 SQL_PARTS = \
-	sql/parts/00_header.sql
+	sql/parts/00_header.sql \
+	sql/parts/20_conflict.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension
 REGRESS_FORMAT =
-REGRESS_CHECKER =
+REGRESS_CHECKER = conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL =
 REGRESS_HOSTILE =
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \

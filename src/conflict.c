@@ -28,6 +28,7 @@
 #include "miscadmin.h"
 
 #include "conflict.h"
+#include "log_reader.h"
 
 static void add_decision(ConflictResult *result, int64 version,
 						 const char *operation, ConflictCheck check,
@@ -761,12 +762,13 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 				{
 					keep = true;
 					resetStringInfo(&why);
-					appendStringInfo(&why, "kept: %s",
-									 reason ? reason : psprintf("statistics cannot rule out read %d", r + 1));
+					appendStringInfo(&why, "kept: read %d: %s", r + 1,
+									 reason ? reason : "statistics cannot rule it out");
 				}
 				else
-					appendStringInfo(&why, "%s%s", why.len ? "; " : "skipped: ",
-									 reason ? reason : psprintf("statistics rule out read %d", r + 1));
+					appendStringInfo(&why, "%sread %d: %s",
+									 why.len ? "; " : "skipped: ", r + 1,
+									 reason ? reason : "statistics rule it out");
 			}
 			survives[i] = keep;
 			stats_reason[i] = why.data;
@@ -895,7 +897,7 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 		nrem++;
 		hit[i] = find_sorted(loser->read_file_norm, loser->n_read_files,
-							 conflict_normalize_path(table->table_root, f->path));
+							 conflict_normalize_path(table, f->path));
 		if (hit[i] >= 0 && pick < 0)
 			pick = i;
 	}
@@ -974,7 +976,7 @@ check_delete_delete(const ConflictTable *table, LoserTxn *loser,
 	for (i = 0; i < lc->n_files; i++)
 		if (lc->files[i].kind == DELTA_FILE_REMOVE)
 		{
-			pairs[nl].path = conflict_normalize_path(table->table_root,
+			pairs[nl].path = conflict_normalize_path(table,
 													 lc->files[i].path);
 			pairs[nl].idx = i;
 			nl++;
@@ -996,7 +998,7 @@ check_delete_delete(const ConflictTable *table, LoserTxn *loser,
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		j = find_sorted(lnorm, nl,
-						conflict_normalize_path(table->table_root, f->path));
+						conflict_normalize_path(table, f->path));
 		if (j >= 0)
 		{
 			add_decision(result, winner->version, op, CHECK_DELETE_DELETE,
@@ -1121,91 +1123,10 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 }
 
 /*
- * hexval: value of a hex digit, or -1.
- */
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/*
- * strip_file_scheme_and_decode: drop "file://" / "file:" and percent-decode
- * (an invalid escape is kept as written).
- */
-static char *
-strip_file_scheme_and_decode(const char *path)
-{
-	const char *s = path;
-	char	   *out;
-	char	   *o;
-
-	if (pg_strncasecmp(s, "file://", 7) == 0)
-		s += 7;
-	else if (pg_strncasecmp(s, "file:", 5) == 0)
-		s += 5;
-	out = palloc(strlen(s) + 1);
-	o = out;
-	while (*s)
-	{
-		if (s[0] == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0)
-		{
-			*o++ = (char) (hexval(s[1]) * 16 + hexval(s[2]));
-			s += 3;
-		}
-		else
-			*o++ = *s++;
-	}
-	*o = '\0';
-	return out;
-}
-
-/*
- * conflict_normalize_path: see conflict.h.  Paths with a scheme other than
- * file (s3://...) are only percent-decoded.
+ * conflict_normalize_path: see conflict.h (the log reader's normal form).
  */
 char *
-conflict_normalize_path(const char *table_root, const char *path)
+conflict_normalize_path(const ConflictTable *table, const char *path)
 {
-	char	   *p;
-	char	   *full;
-	char	  **seg;
-	int			nseg = 0;
-	char	   *tok;
-	char	   *save;
-	StringInfoData out;
-	int			i;
-
-	if (strstr(path, "://") != NULL && pg_strncasecmp(path, "file:", 5) != 0)
-		return strip_file_scheme_and_decode(path);
-	p = strip_file_scheme_and_decode(path);
-	if (p[0] != '/' && table_root != NULL)
-		full = psprintf("%s/%s", table_root, p);
-	else
-		full = p;
-	seg = palloc(sizeof(char *) * (strlen(full) / 2 + 2));
-	for (tok = strtok_r(full, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
-	{
-		if (strcmp(tok, ".") == 0)
-			continue;
-		if (strcmp(tok, "..") == 0)
-		{
-			if (nseg > 0)
-				nseg--;
-			continue;
-		}
-		seg[nseg++] = tok;
-	}
-	initStringInfo(&out);
-	for (i = 0; i < nseg; i++)
-		appendStringInfo(&out, "/%s", seg[i]);
-	if (nseg == 0)
-		appendStringInfoChar(&out, '/');
-	return out.data;
+	return DeltaLogNormalizePath(table->log, path);
 }

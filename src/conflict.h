@@ -113,7 +113,7 @@ typedef struct ConflictReadSet
  */
 typedef struct ConflictTable
 {
-	const char *table_root;		/* normalised table root, no trailing '/' */
+	const struct DeltaLog *log; /* the opened table (path normalisation) */
 	int64		read_version;
 	const DeltaMetadata *metadata;	/* read snapshot metadata */
 	const DeltaProtocol *protocol;	/* read snapshot protocol */
@@ -197,10 +197,15 @@ extern char *conflict_partition_hint(const ConflictTable *table,
 
 /*
  * Normalise a path from the log (or a user-given path) for comparison:
- * URL-decode, strip a file: scheme, resolve relative paths against the
- * table root and remove "." / ".." segments.  Returns palloc'd text.
+ * URL-decoded, resolved against the table root (DeltaLogNormalizePath).
+ * More matches is the safe direction.  Returns palloc'd text.
  */
-extern char *conflict_normalize_path(const char *table_root, const char *path);
+extern char *conflict_normalize_path(const ConflictTable *table,
+									 const char *path);
+
+/* GUC deltacc.default_mode and its definition (called from _PG_init). */
+extern int	deltacc_default_mode;
+extern void conflict_init(void);
 
 /* Is this protocol feature one the checker understands? */
 extern bool conflict_feature_known(const char *feature);

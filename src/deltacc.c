@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "deltacc.h"
+#include "conflict.h"
 #include "log_reader.h"
 
 PG_MODULE_MAGIC;
@@ -31,5 +32,6 @@ void
 _PG_init(void)
 {
 	log_reader_init();
+	conflict_init();
 	MarkGUCPrefixReserved("deltacc");
 }
