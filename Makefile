@@ -15,7 +15,8 @@ FORMAT_OBJS = \
 
 OBJS = \
 	$(FORMAT_OBJS) \
-	src/deltacc.o
+	src/deltacc.o \
+	src/schema.o src/stats.o src/predicate.o
 
 # Install script pieces, in this order.
 SQL_PARTS = \
