@@ -11,7 +11,10 @@ PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
 # Pure C decoders (no PostgreSQL headers; fuzzed standalone in test/fuzz).
 FORMAT_OBJS = \
 	src/format/fmt_arena.o \
-	src/format/djson.o
+	src/format/djson.o \
+	src/format/z85.o \
+	src/format/roaring.o \
+	src/format/dvfile.o
 
 OBJS = \
 	$(FORMAT_OBJS) \
