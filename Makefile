@@ -14,10 +14,13 @@ FORMAT_OBJS = \
 	src/format/djson.o \
 	src/format/z85.o \
 	src/format/roaring.o \
-	src/format/dvfile.o
+	src/format/dvfile.o \
+	src/format/thrift.o \
+	src/format/parquet.o
 
 OBJS = \
 	$(FORMAT_OBJS) \
+	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
