@@ -30,10 +30,18 @@ typedef struct DvError
 	char		message[160];	/* lower-case phrase, no trailing period */
 } DvError;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define DV_PRINTF_ATTR __attribute__((format(printf, 3, 4)))
+#else
+#define DV_PRINTF_ATTR
+#endif
+
 /*
  * Fill *err (when not NULL) and return false, so that a decoder can write
  * "return dv_fail(err, pos, "...", ...);".
  */
+static inline bool dv_fail(DvError *err, size_t offset, const char *fmt,...) DV_PRINTF_ATTR;
+
 static inline bool
 dv_fail(DvError *err, size_t offset, const char *fmt,...)
 {
