@@ -12,12 +12,16 @@ PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
 FORMAT_OBJS = \
 	src/format/fmt_arena.o \
 	src/format/djson.o \
+	src/format/z85.o \
+	src/format/roaring.o \
+	src/format/dvfile.o \
 	src/format/thrift.o \
 	src/format/parquet.o
 
 OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o \
+	src/schema.o src/stats.o src/predicate.o \
 	src/conflict.o src/loser.o src/funcs_conflict.o \
 	src/deltacc.o
 
