@@ -264,17 +264,25 @@ CREATE FUNCTION pg_temp.rm(path text, pv jsonb DEFAULT '{}', dc boolean DEFAULT 
 :C(pg_temp.tbl('part_x'), 0, '{x = 1}',
    jsonb_build_array(pg_temp.add('x=1/b.parquet', '{"x":"1"}')),
    isolation_level => 'SnapshotIsolation', through_version => 5, mode => 'partition');
--- OPTIMIZE-like loser (all dataChange=false) under WriteSerializable: downgraded
-:C(pg_temp.tbl('part_x'), 0, '{true}',
+-- OPTIMIZE-like loser (all dataChange=false) under WriteSerializable:
+-- downgraded to SnapshotIsolation, so the UPDATE winner's new file c is not checked
+:C(pg_temp.tbl('unpart'), 2, '{true}',
    jsonb_build_array('{"commitInfo":{"operation":"OPTIMIZE"}}'::jsonb,
-                     pg_temp.rm('x=2/f2.parquet', '{"x":"2"}', false),
-                     pg_temp.add('x=2/f2c.parquet', '{"x":"2"}', false)),
-   isolation_level => 'WriteSerializable', through_version => 3, mode => 'partition');
+                     pg_temp.rm('n1.parquet', '{}', false),
+                     pg_temp.add('n1c.parquet', '{}', false)),
+   isolation_level => 'WriteSerializable', read_files => '{n1.parquet}',
+   through_version => 3, mode => 'partition');
 -- same with an unknown operation: no downgrade (the safe reading) -> conflicts
-:C(pg_temp.tbl('part_x'), 0, '{true}',
-   jsonb_build_array(pg_temp.rm('x=2/f2.parquet', '{"x":"2"}', false),
-                     pg_temp.add('x=2/f2c.parquet', '{"x":"2"}', false)),
-   isolation_level => 'WriteSerializable', through_version => 3, mode => 'partition');
+:C(pg_temp.tbl('unpart'), 2, '{true}',
+   jsonb_build_array(pg_temp.rm('n1.parquet', '{}', false),
+                     pg_temp.add('n1c.parquet', '{}', false)),
+   isolation_level => 'WriteSerializable', read_files => '{n1.parquet}',
+   through_version => 3, mode => 'partition');
+-- Serializable downgrades whatever the operation
+:C(pg_temp.tbl('unpart'), 2, '{true}',
+   jsonb_build_array(pg_temp.rm('n1.parquet', '{}', false),
+                     pg_temp.add('n1c.parquet', '{}', false)),
+   read_files => '{n1.parquet}', through_version => 3, mode => 'partition');
 
 -- ======================= paths are normalised before comparing =============
 -- the loser names the file URL-encoded / absolute: still the same file
@@ -322,7 +330,14 @@ SET deltacc.default_mode = 'row_level';  -- ERROR
 RESET deltacc.default_mode;
 -- privileges: a role without pg_read_server_files may not call them
 CREATE ROLE regress_conflict_nopriv;
+GRANT USAGE ON SCHEMA deltacc TO regress_conflict_nopriv;
 SET ROLE regress_conflict_nopriv;
 SELECT * FROM deltacc.conflicts('/nonexistent', 0);  -- ERROR
+SELECT deltacc.assert_no_conflict('/nonexistent', 0);  -- ERROR
 RESET ROLE;
+GRANT pg_read_server_files TO regress_conflict_nopriv;
+SET ROLE regress_conflict_nopriv;
+SELECT count(*) FROM deltacc.conflicts(pg_temp.tbl('unpart'), 0, mode => 'partition');
+RESET ROLE;
+REVOKE USAGE ON SCHEMA deltacc FROM regress_conflict_nopriv;
 DROP ROLE regress_conflict_nopriv;

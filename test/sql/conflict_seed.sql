@@ -105,10 +105,10 @@ SELECT deltacc.assert_no_conflict(pg_temp.tbl('orders'), 0, '{customer_id BETWEE
    jsonb_build_array(pg_temp.rm('part-00009.parquet'), pg_temp.add('part-00009-u2.parquet')),
    mode => 'stats');
 -- pair: a loser that read the file the winner removed conflicts on delete/read
+-- (and on append: the winner's new file still covers 990000)
 :C(pg_temp.tbl('orders'), 0, '{customer_id BETWEEN 990000 AND 990001}',
    jsonb_build_array(pg_temp.rm('part-00009.parquet'), pg_temp.add('part-00009-u2.parquet')),
    mode => 'stats');
--- pair: the predicate on a column without usable statistics (amount is a
--- double with a NaN-unsafe MAX only for non-Spark writers; here an
--- expression) keeps the file
+-- pair: an expression on the column is not usable for skipping: every file
+-- is kept (and every file counts as read)
 :C(pg_temp.tbl('orders'), 0, '{customer_id + 0 BETWEEN 0 AND 1000}', pg_temp.orders_loser(), mode => 'stats');
