@@ -152,6 +152,7 @@ typedef struct CompileCtx
 	int			read;			/* 0-based, for messages */
 	bool		nan_trusted;	/* building variant [1] */
 	bool		nan_sensitive;	/* a float MAX form was widened */
+	const char *sql;			/* the text given to the parser */
 } CompileCtx;
 
 static void compile_read(DeltaReadSet *rs, int i, const char *text);
@@ -1125,7 +1126,15 @@ static void
 predicate_error_callback(void *arg)
 {
 	CompileCtx *cc = (CompileCtx *) arg;
+	int			pos = geterrposition();
 
+	/* a cursor position refers to our "SELECT ..." text, not the query */
+	if (pos > 0 && cc->sql != NULL)
+	{
+		errposition(0);
+		internalerrposition(pos);
+		internalerrquery(cc->sql);
+	}
 	errcontext("read predicate %d", cc->read + 1);
 }
 
@@ -1198,6 +1207,8 @@ force_c_collation(Node *node, void *context)
 {
 	if (node == NULL)
 		return false;
+	if (IsA(node, List))
+		return expression_tree_walker(node, force_c_collation, context);
 	if (IsA(node, CollateExpr))
 		((CollateExpr *) node)->collOid = C_COLLATION_OID;
 	else
@@ -1439,6 +1450,7 @@ compile_read(DeltaReadSet *rs, int i, const char *text)
 	errcb.previous = error_context_stack;
 	error_context_stack = &errcb;
 
+	cc.sql = psprintf("SELECT %s", text);
 	raws = parse_predicate_raw(text, &sql);
 	foreach(lc, raws)
 	{

@@ -25,6 +25,7 @@
 #include "utils/memutils.h"
 
 #include "djson.h"
+#include "json_util.h"
 #include "schema.h"
 
 typedef struct SchemaBuild
@@ -41,30 +42,6 @@ static void parse_type(SchemaBuild *b, DeltaField *f, const DjValue *tv,
 static void add_leaf(SchemaBuild *b, DeltaField *f);
 static void compute_stats_columns(DeltaSchema *s);
 static void mark_stats_subtree(DeltaField *f);
-
-/*
- * FmtAllocator callback: zeroed memory from the MemoryContext in ctx, or
- * NULL when the request is refused (never an ERROR).
- */
-static void *
-schema_palloc_cb(void *ctx, size_t size)
-{
-	return MemoryContextAllocExtended((MemoryContext) ctx, size,
-									  MCXT_ALLOC_ZERO | MCXT_ALLOC_NO_OOM);
-}
-
-/*
- * An FmtAllocator that allocates from cxt (released with the context).
- */
-FmtAllocator
-pred_fmt_allocator(MemoryContext cxt)
-{
-	FmtAllocator a;
-
-	a.alloc = schema_palloc_cb;
-	a.ctx = cxt;
-	return a;
-}
 
 /*
  * The value of configuration key in md, NULL when absent or JSON null.
@@ -114,7 +91,7 @@ delta_schema_parse(const char *schema_string,
 	DeltaSchema *s;
 	DjValue		root;
 	DjError		err;
-	FmtAllocator alloc = pred_fmt_allocator(CurrentMemoryContext);
+	FmtAllocator alloc = dc_fmt_allocator(NULL);
 	const DjValue *fields;
 	const char *mode = NULL;
 	const char *ncols = NULL;

@@ -24,7 +24,6 @@
 #include "postgres.h"
 
 #include "delta_actions.h"
-#include "fmt_alloc.h"
 
 typedef enum DeltaTypeKind
 {
@@ -115,12 +114,6 @@ extern DeltaField *delta_schema_lookup(const DeltaSchema *schema,
 /* The configuration value of key in md, or NULL when absent or JSON null. */
 extern const char *delta_metadata_config(const DeltaMetadata *md,
 										 const char *key);
-
-/*
- * An FmtAllocator handing out zeroed memory from cxt (NULL, never an
- * ERROR, when it cannot), for djson.
- */
-extern FmtAllocator pred_fmt_allocator(MemoryContext cxt);
 
 /* "long", "decimal(10,2)", ... for messages */
 extern const char *delta_type_kind_name(DeltaTypeKind kind);

@@ -32,6 +32,7 @@
 #include "utils/timestamp.h"
 
 #include "djson.h"
+#include "json_util.h"
 #include "stats.h"
 
 /* Result of parsing a date-time text. */
@@ -533,7 +534,7 @@ delta_stats_decode(const DeltaSchema *schema, const char *json,
 				   const bool *wanted)
 {
 	DeltaFileStats *fs = palloc0(sizeof(DeltaFileStats));
-	FmtAllocator alloc = pred_fmt_allocator(CurrentMemoryContext);
+	FmtAllocator alloc = dc_fmt_allocator(NULL);
 	DjValue		root;
 	DjError		err;
 	const DjValue *minv;
