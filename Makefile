@@ -12,18 +12,23 @@ PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
 FORMAT_OBJS = \
 	src/format/fmt_arena.o \
 	src/format/djson.o \
+	src/format/z85.o \
+	src/format/roaring.o \
+	src/format/dvfile.o \
 	src/format/thrift.o \
 	src/format/parquet.o
 
 OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o src/loader.o src/funcs_log.o \
+	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
 SQL_PARTS = \
 	sql/parts/00_header.sql \
-	sql/parts/10_log.sql
+	sql/parts/10_log.sql \
+	sql/parts/15_scan.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
 
