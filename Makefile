@@ -21,17 +21,19 @@ FORMAT_OBJS = \
 OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o \
+	src/deletion_vector.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
 SQL_PARTS = \
-	sql/parts/00_header.sql
+	sql/parts/00_header.sql \
+	sql/parts/30_dv.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension
-REGRESS_FORMAT =
+REGRESS_FORMAT = deletion_vectors
 REGRESS_CHECKER =
 REGRESS_ROWLEVEL =
 REGRESS_HOSTILE =
