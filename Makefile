@@ -21,12 +21,14 @@ FORMAT_OBJS = \
 OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o \
+	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
 	src/deletion_vector.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
 SQL_PARTS = \
 	sql/parts/00_header.sql \
+	sql/parts/15_scan.sql \
 	sql/parts/30_dv.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
