@@ -16,6 +16,7 @@
 #include "utils/guc.h"
 
 #include "compat.h"
+#include "deletion_vector.h"
 #include "deltacc.h"
 #include "conflict.h"
 #include "log_reader.h"
@@ -33,5 +34,6 @@ _PG_init(void)
 {
 	log_reader_init();
 	conflict_init();
+	deletion_vector_init();
 	MarkGUCPrefixReserved("deltacc");
 }
