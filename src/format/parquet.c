@@ -145,8 +145,7 @@ struct PqReader
 	bool		any_started;
 	z_stream   *zs;				/* reused inflate state */
 	ZSTD_DCtx  *zdctx;			/* reused zstd context */
-	const FmtAllocator *cur_alloc;	/* allocator for zlib callbacks */
-	PqError    *err;
+	PqReaderStats stats;		/* what the loaded pages used */
 };
 
 /* ---------- errors and small helpers ---------- */
@@ -1864,7 +1863,7 @@ decode_dbp(const uint8_t *p, const uint8_t *end, bool is32, uint64_t max_count,
 			uint64_t	bytes = per_mini * (uint64_t) bw / 8;
 			uint64_t	k;
 
-			if (bw > (is32 ? 32 : 64))
+			if (bw > 64)
 				return pq_fail(err, "parquet delta bit width %d too large", bw);
 			for (k = 0; k < per_mini && got < total; k++)
 			{
@@ -2268,6 +2267,7 @@ load_dictionary(PqReader *r, LeafData *ld, const PageHeader *h, int codec,
 
 	if (ld->has_dict)
 		return pq_fail(err, "parquet column chunk has two dictionary pages");
+	r->stats.page_types |= 1u << PAGE_DICTIONARY;
 	if (h->encoding != ENC_PLAIN && h->encoding != ENC_PLAIN_DICTIONARY)
 		return pq_fail(err, "unsupported parquet dictionary encoding %d", h->encoding);
 	data = decompress(r, codec, body, (size_t) h->csize, (size_t) h->usize, a, err);
@@ -2307,6 +2307,18 @@ load_data_page(PqReader *r, LeafData *ld, const PageHeader *h, int codec,
 	if (nv > ld->cap - ld->n)
 		return pq_fail(err, "parquet pages of column \"%s\" hold more values than the chunk declares",
 					   leaf->name);
+	r->stats.page_types |= 1u << h->type;
+	if (h->encoding >= 0 && h->encoding < 32)
+		r->stats.encodings |= 1u << h->encoding;
+	if (h->type == PAGE_DATA)
+	{
+		if (leaf->max_rep > 0 && h->rep_enc >= 0 && h->rep_enc < 32)
+			r->stats.level_encodings |= 1u << h->rep_enc;
+		if (leaf->max_def > 0 && h->def_enc >= 0 && h->def_enc < 32)
+			r->stats.level_encodings |= 1u << h->def_enc;
+	}
+	else if (leaf->max_rep > 0 || leaf->max_def > 0)
+		r->stats.level_encodings |= 1u << ENC_RLE;
 	if (h->type == PAGE_DATA)
 	{
 		p = decompress(r, codec, body, (size_t) h->csize, (size_t) h->usize, a, err);
@@ -2419,6 +2431,9 @@ load_chunk(PqReader *r, int rg, int li, const FmtAllocator *a, PqError *err)
 			return pq_fail(err, "parquet page of \"%s\" is larger than the limit", leaf->name);
 		body = buf + off;
 		off += (uint64_t) h.csize;
+		r->stats.pages++;
+		if (cm->codec >= 0 && cm->codec < 32)
+			r->stats.codecs |= 1u << cm->codec;
 		switch (h.type)
 		{
 			case PAGE_DICTIONARY:
@@ -3123,4 +3138,10 @@ pq_reader_next_any(PqReader *r, const FmtAllocator *alloc, PqValue *row,
 		if (!pq_reader_load_row_group(r, r->next_any_rg++, alloc, err))
 			return -1;
 	}
+}
+
+void
+pq_reader_stats(const PqReader *r, PqReaderStats *out)
+{
+	*out = r->stats;
 }

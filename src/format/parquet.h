@@ -341,4 +341,21 @@ extern int	pq_reader_next(PqReader *r, const FmtAllocator *row_alloc,
 extern int	pq_reader_next_any(PqReader *r, const FmtAllocator *alloc,
 							   PqValue *row, int64_t *row_pos, PqError *err);
 
+/*
+ * What the pages loaded so far by this reader used (for tests and
+ * diagnostics): bit n of encodings / level_encodings / codecs /
+ * page_types is set when value encoding n, level encoding n, codec n or
+ * page type n (parquet.thrift numbering) was seen.
+ */
+typedef struct PqReaderStats
+{
+	uint32_t	encodings;
+	uint32_t	level_encodings;
+	uint32_t	codecs;
+	uint32_t	page_types;
+	uint64_t	pages;
+} PqReaderStats;
+
+extern void pq_reader_stats(const PqReader *r, PqReaderStats *out);
+
 #endif							/* DELTACC_PARQUET_H */
