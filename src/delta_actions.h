@@ -162,6 +162,10 @@ typedef struct DeltaCommit
 	int			n_domains;
 	DeltaDomain *domains;
 	int			n_actions;		/* every action line, unknown ones included */
+	/* v2 checkpoint parts (only in checkpoint / sidecar files) */
+	bool		has_checkpoint_metadata;
+	int			n_sidecars;
+	char	  **sidecars;		/* "path" of each sidecar action */
 } DeltaCommit;
 
 #endif							/* DELTACC_DELTA_ACTIONS_H */

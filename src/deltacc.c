@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "deltacc.h"
+#include "log_reader.h"
 
 PG_MODULE_MAGIC;
 
@@ -29,5 +30,6 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	log_reader_init();
 	MarkGUCPrefixReserved("deltacc");
 }

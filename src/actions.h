@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ *
+ * actions.h
+ *	  Decoding Delta actions (reference §1) from parsed JSON into the
+ *	  structs of delta_actions.h.
+ *
+ * Unknown fields and unknown action types are ignored (Delta requires it).
+ * A known action with a missing or mistyped required field raises
+ * ERRCODE_DATA_CORRUPTED "invalid Delta log entry" with a detail naming the
+ * field; callers push an error context naming the file and line.  Numbers
+ * are converted exactly (a fraction or an out-of-range value is an error,
+ * never rounded or clamped).
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/actions.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_ACTIONS_H
+#define DELTACC_ACTIONS_H
+
+#include "utils/palloc.h"
+
+#include "delta_actions.h"
+#include "djson.h"
+
+/*
+ * Accumulates the actions of one commit.  Initialise with
+ * DeltaCommitBuilderInit, feed each action object (one log line) to
+ * DeltaDecodeAction, then DeltaCommitBuilderFinish.  Everything decoded is
+ * allocated in the memory context current at Init (b->cxt); the DjValue
+ * passed in may live in a shorter-lived context (strings are copied).
+ */
+typedef struct DeltaCommitBuilder
+{
+	MemoryContext cxt;
+	int64		version;
+	int			n_files;
+	int			cap_files;
+	DeltaFileAction *files;
+	int			n_txns;
+	int			cap_txns;
+	DeltaTxn   *txns;
+	int			n_domains;
+	int			cap_domains;
+	DeltaDomain *domains;
+	DeltaMetadata *metadata;
+	DeltaProtocol *protocol;
+	DeltaCommitInfo *commit_info;
+	int			n_actions;
+	/* extra actions that only matter to checkpoint readers */
+	bool		has_checkpoint_metadata;
+	int			n_sidecars;
+	int			cap_sidecars;
+	char	  **sidecars;		/* sidecar "path" values */
+	/* bump allocator for decoded strings (in cxt) */
+	char	   *str_next;
+	size_t		str_left;
+} DeltaCommitBuilder;
+
+extern void DeltaCommitBuilderInit(DeltaCommitBuilder *b, int64 version);
+
+/*
+ * Decode one action object ({"add": {...}} etc.).  Not an object, or an
+ * object whose known action has bad fields: ERROR.  An object with several
+ * keys decodes every known key (Delta writes one per line).
+ */
+extern void DeltaDecodeAction(DeltaCommitBuilder *b, const DjValue *action);
+
+/* Produce the DeltaCommit (exactly sized arrays, in b->cxt). */
+extern DeltaCommit *DeltaCommitBuilderFinish(DeltaCommitBuilder *b);
+
+/*
+ * Decode a JSON array of action objects (the conflict checker's "actions"
+ * argument), each element as DeltaDecodeAction; the error context says
+ * "action N" (1-based).  Result in CurrentMemoryContext.
+ */
+extern DeltaCommit *DeltaDecodeActionArray(const DjValue *array, int64 version);
+
+/* Unique id of a DV: storageType + pathOrInlineDv [+ "@" offset] (palloc'd). */
+extern char *DeltaDVUniqueId(const DeltaDV *dv);
+
+#endif							/* DELTACC_ACTIONS_H */

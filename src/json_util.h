@@ -1,0 +1,87 @@
+/*-------------------------------------------------------------------------
+ *
+ * json_util.h
+ *	  Glue between the exact JSON parser (src/format/djson) and the backend:
+ *	  palloc-backed allocation, DjValue -> jsonb / JSON text, and turning a
+ *	  DjError into a clean ERROR.
+ *
+ * All log JSON goes through djson; json-c is not used.  Numbers are never
+ * converted through double: jsonb numerics are built from the exact token
+ * text with numeric_in.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/json_util.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_JSON_UTIL_H
+#define DELTACC_JSON_UTIL_H
+
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+#include "utils/palloc.h"
+
+#include "djson.h"
+
+/*
+ * An FmtAllocator that allocates zeroed memory in 'cxt' (or, when cxt is
+ * NULL, in whatever CurrentMemoryContext is at the time of each
+ * allocation) with palloc_extended(MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO |
+ * MCXT_ALLOC_HUGE).  Returns NULL (never ERRORs) when memory is exhausted,
+ * so decoders report the failure as an ordinary error.
+ */
+extern FmtAllocator dc_fmt_allocator(MemoryContext cxt);
+
+/*
+ * Parse one JSON value from buf[0..len) with djson, allocating the tree in
+ * CurrentMemoryContext.  On failure raises ERROR with 'errcode_val' and the
+ * message "invalid JSON in <what>" plus a detail naming the parser's reason
+ * and byte offset.  An out-of-memory failure is reported as
+ * ERRCODE_OUT_OF_MEMORY.
+ */
+extern DjValue dc_json_parse(const char *buf, size_t len, const char *what,
+							 int errcode_val);
+
+/*
+ * Like dc_json_parse, but returns false instead of raising (for optional
+ * content such as "stats", where unparseable means "missing").
+ */
+extern bool dc_json_try_parse(const char *buf, size_t len, DjValue *out);
+
+/*
+ * Raise an ERROR for a djson failure: message "invalid JSON in <what>",
+ * detail "<reason> at byte <offset>." with the given errcode.  Never returns.
+ */
+extern void dc_json_report_error(const DjError *err, const char *what,
+								 int errcode_val) pg_attribute_noreturn();
+
+/*
+ * Build a Jsonb directly from a DjValue (no text round trip; numbers exact
+ * through numeric_in on the token text).  Result palloc'd in
+ * CurrentMemoryContext.
+ */
+extern Jsonb *dc_dj_to_jsonb(const DjValue *v);
+
+/*
+ * Parse JSON text (exactly) and build a Jsonb; NULL when the text is not
+ * valid JSON (callers decide whether that is an error).  Allocates in
+ * CurrentMemoryContext (the parse tree is freed before returning).
+ */
+extern Jsonb *dc_json_text_to_jsonb(const char *text, size_t len);
+
+/*
+ * Append the canonical JSON text of v to buf (compact, keys in their
+ * original order, duplicates kept, numbers as their exact token text,
+ * strings re-escaped).
+ */
+extern void dc_dj_append_json(StringInfo buf, const DjValue *v);
+
+/* dc_dj_append_json into a fresh palloc'd string (CurrentMemoryContext). */
+extern char *dc_dj_to_json(const DjValue *v);
+
+/* Append s (NUL-terminated UTF-8) as a JSON string literal to buf. */
+extern void dc_json_append_string(StringInfo buf, const char *s);
+
+#endif							/* DELTACC_JSON_UTIL_H */

@@ -1,0 +1,93 @@
+/*-------------------------------------------------------------------------
+ *
+ * snapshot.h
+ *	  The state of a Delta table at one version: log replay of the JSON
+ *	  commits (optionally on top of a checkpoint).
+ *
+ * Replay rules (Delta PROTOCOL "Action Reconciliation"): live files are
+ * keyed by (path, deletion-vector unique id); within the log order an add
+ * makes its key live and a remove kills it (a remove wins over any older
+ * add of the same key); the latest metaData and protocol win; txns keep the
+ * latest version per appId; domains keep the latest action per domain name,
+ * tombstones (removed = true) included.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/snapshot.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_SNAPSHOT_H
+#define DELTACC_SNAPSHOT_H
+
+#include "delta_actions.h"
+#include "log_reader.h"
+
+typedef struct DeltaSnapshot
+{
+	int64		version;
+	DeltaMetadata *metadata;	/* never NULL (missing metaData is an ERROR) */
+	DeltaProtocol *protocol;	/* never NULL (missing protocol is an ERROR) */
+	int64		n_files;
+	DeltaFileAction **files;	/* live adds, sorted by path (strcmp), then DV
+								 * unique id (no DV first); each points into
+								 * snapshot-owned memory */
+	int64		size_bytes;		/* sum of files[i]->size */
+	int			n_txns;
+	DeltaTxn   *txns;			/* sorted by app_id */
+	int			n_domains;
+	DeltaDomain *domains;		/* sorted by domain; removed ones kept with
+								 * removed = true */
+	int64		checkpoint_version; /* version of the checkpoint replay
+									 * started from, -1 if none */
+	MemoryContext cxt;			/* owns everything above (and the struct) */
+} DeltaSnapshot;
+
+/*
+ * Checkpoint hook (set by the checkpoint module at load time): return the
+ * state of the newest usable checkpoint with version <= max_version as one
+ * DeltaCommit (from_checkpoint = true, version = checkpoint version; files =
+ * its live adds, plus metadata, protocol, txns, domains), allocated in
+ * CurrentMemoryContext; or NULL when there is none.  It may ERROR on a
+ * corrupt checkpoint.
+ */
+typedef DeltaCommit *(*DeltaCheckpointReadHook) (DeltaLog *log,
+												 int64 max_version);
+extern DeltaCheckpointReadHook delta_checkpoint_read_hook;
+
+/*
+ * Build the snapshot at 'version' (-1 = latest).  The result lives in a new
+ * memory context, a child of CurrentMemoryContext (free it with
+ * DeltaSnapshotFree or with its parent).  ERRORs: version out of range
+ * (ERRCODE_INVALID_PARAMETER_VALUE), JSON commits needed but gone and no
+ * checkpoint available (ERRCODE_FEATURE_NOT_SUPPORTED, "checkpoint needed"),
+ * no metaData/protocol at that version (ERRCODE_DATA_CORRUPTED), plus any
+ * error of DeltaLogReadCommit.
+ */
+extern DeltaSnapshot *DeltaSnapshotBuild(DeltaLog *log, int64 version);
+
+extern void DeltaSnapshotFree(DeltaSnapshot *snap);
+
+/*
+ * Where reading versions from_version..to_version has to start.  When every
+ * JSON commit from from_version on is present, returns NULL and sets
+ * *first_json = from_version.  Otherwise asks delta_checkpoint_read_hook for
+ * the newest checkpoint c <= to_version with c >= log->first_version - 1
+ * (so the JSON commits c+1.. are all present), returns its state and sets
+ * *first_json = c + 1; with no such checkpoint raises
+ * ERRCODE_FEATURE_NOT_SUPPORTED "checkpoint needed to read version N".
+ * The state is allocated in CurrentMemoryContext.
+ */
+extern DeltaCommit *DeltaLogStartingState(DeltaLog *log, int64 from_version,
+										  int64 to_version, int64 *first_json);
+
+/* Compare two file actions by (path, DV unique id); for qsort and search. */
+extern int	DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b);
+
+/* Binary search a snapshot for (path, dv_unique_id or NULL); NULL if absent. */
+extern DeltaFileAction *DeltaSnapshotFind(const DeltaSnapshot *snap,
+										  const char *path,
+										  const char *dv_unique_id);
+
+#endif							/* DELTACC_SNAPSHOT_H */

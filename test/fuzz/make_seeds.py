@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Regenerate test/fuzz/seeds/<harness>/ from small real files and hand-built
+inputs.  Real inputs come from the conformance tables (DELTACC_TABLES, else
+/work/shared/delta-tables); the seeds are committed, so running this is only
+needed to refresh them.  Seed files are named by content hash."""
+import glob
+import hashlib
+import json
+import os
+import struct
+import sys
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TABLES = os.environ.get("DELTACC_TABLES") or "/work/shared/delta-tables"
+MAX_SEED = 4096
+
+
+def put(harness, data):
+    if isinstance(data, str):
+        data = data.encode()
+    if len(data) > MAX_SEED:
+        return
+    d = os.path.join(HERE, "seeds", harness)
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# ---- standard Roaring / RoaringBitmapArray builders ----
+def r32(containers, run_cookie=False):
+    """containers: list of (key, kind, payload): kind 'a' values, 'b' values,
+    'r' list of (start, len-1)."""
+    n = len(containers)
+    def card(c):
+        k, kind, p = c
+        return sum(l + 1 for _, l in p) if kind == "r" else len(p)
+    out = bytearray()
+    if run_cookie:
+        out += struct.pack("<I", 12347 | ((n - 1) << 16))
+        flags = bytearray((n + 7) // 8)
+        for i, c in enumerate(containers):
+            if c[1] == "r":
+                flags[i // 8] |= 1 << (i % 8)
+        out += flags
+        offsets = n >= 4
+    else:
+        out += struct.pack("<II", 12346, n)
+        offsets = True
+    for c in containers:
+        out += struct.pack("<HH", c[0], card(c) - 1)
+    bodies = []
+    for k, kind, p in containers:
+        if kind == "a":
+            bodies.append(b"".join(struct.pack("<H", v) for v in p))
+        elif kind == "r":
+            bodies.append(struct.pack("<H", len(p)) + b"".join(struct.pack("<HH", s, l) for s, l in p))
+        else:
+            words = [0] * 1024
+            for v in p:
+                words[v >> 6] |= 1 << (v & 63)
+            bodies.append(b"".join(struct.pack("<Q", w) for w in words))
+    if offsets:
+        pos = len(out) + 4 * n
+        for b in bodies:
+            out += struct.pack("<I", pos)
+            pos += len(b)
+    for b in bodies:
+        out += b
+    return bytes(out)
+
+
+def portable(buckets):
+    out = struct.pack("<Iq", 1681511377, len(buckets))
+    for key, bm in buckets:
+        out += struct.pack("<I", key) + bm
+    return out
+
+
+def native(bitmaps):
+    out = struct.pack("<Ii", 1681511376, len(bitmaps))
+    for bm in bitmaps:
+        out += struct.pack("<i", len(bm)) + bm
+    return out
+
+
+def frame(bitmap):
+    return struct.pack(">i", len(bitmap)) + bitmap + struct.pack(">I", zlib.crc32(bitmap))
+
+
+def dv_seed(flags, offset, card, file_bytes):
+    return struct.pack("<BHI", flags, offset, card & 0xFFFFFFFF) + file_bytes
+
+
+Z85 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#"
+
+
+def z85(data):
+    data = data + b"\0" * (-len(data) % 4)
+    out = []
+    for i in range(0, len(data), 4):
+        v = struct.unpack(">I", data[i:i + 4])[0]
+        out.append("".join(Z85[(v // 85 ** k) % 85] for k in range(4, -1, -1)))
+    return "".join(out)
+
+
+hand = [
+    portable([]),
+    portable([(0, r32([]))]),
+    portable([(0, r32([(0, "a", [0, 9])]))]),
+    portable([(0, r32([(0, "a", [1, 5, 65535]), (2, "b", list(range(0, 65000, 13))),
+                      (7, "r", [(10, 4), (100, 0), (65000, 535)])], True)),
+              (5, r32([(0, "a", [3])]))]),
+    portable([(1, r32([(0, "r", [(0, 99)]), (1, "a", [7]), (2, "r", [(5, 5)]), (3, "a", [1, 2])], True))]),
+    native([]),
+    native([r32([]), r32([(3, "a", [1, 5])])]),
+    native([r32([(0, "r", [(0, 65535)])], True)]),
+    r32([(0, "a", [0, 9])]),
+]
+for h in hand:
+    put("roaring", h)
+    put("dvfile", dv_seed(3, 1, 0, b"\x01" + frame(h)))
+    put("dvfile", dv_seed(4, 0, 0, z85(h).encode()))
+# two halves for the subset check: first byte chooses the cut
+a = portable([(0, r32([(0, "a", [10, 12, 14])]))])
+b = portable([(0, r32([(0, "r", [(0, 99)])], True))])
+put("roaring", bytes([len(a) * 256 // (len(a) + len(b))]) + a + b)
+
+# ---- real tables ----
+if os.path.isdir(TABLES):
+    for bin_path in sorted(glob.glob(os.path.join(TABLES, "*", "**", "*.bin"), recursive=True))[:40]:
+        data = open(bin_path, "rb").read()
+        if len(data) < 9 or data[0] != 1:
+            continue
+        size = struct.unpack(">i", data[1:5])[0]
+        bitmap = data[5:5 + size]
+        put("roaring", bitmap)
+        put("dvfile", dv_seed(1, 1, 0, data))
+    logs = []
+    for t in sorted(os.listdir(TABLES)):
+        found = sorted(glob.glob(os.path.join(TABLES, t, "_delta_log", "*.json")) +
+                       glob.glob(os.path.join(TABLES, t, "delta", "_delta_log", "*.json")))
+        # the first and last commits of each table
+        logs += found[:1] + found[-1:]
+    for log in logs:
+        with open(log, "rb") as f:
+            lines = f.read().split(b"\n")
+        for i, line in enumerate(lines):
+            if not line:
+                continue
+            if i < 4 and len(line) <= 2048:
+                put("djson", line)
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            act = obj.get("add") or obj.get("remove")
+            if not act:
+                continue
+            if isinstance(act.get("stats"), str) and i < 4:
+                put("djson", act["stats"])
+    for log in sorted(glob.glob(os.path.join(TABLES, "*", "_delta_log", "*.json")) +
+                      glob.glob(os.path.join(TABLES, "*", "delta", "_delta_log", "*.json"))):
+        for line in open(log, "rb").read().split(b"\n"):
+            try:
+                act = json.loads(line)
+            except ValueError:
+                continue
+            act = act.get("add") or act.get("remove")
+            if not act:
+                continue
+            dv = act.get("deletionVector")
+            if dv:
+                put("z85", dv["pathOrInlineDv"])
+                if dv["storageType"] == "i":
+                    put("dvfile", dv_seed(4, 0, dv["cardinality"], dv["pathOrInlineDv"].encode()))
+
+for s in ["WYbkwCTB$gH)J7t?$/sK", "ab^-aqEH.-t@S}K{vb[*k^", "file:/tmp/a%20b/x.bin",
+          "file:///tmp/x.bin", "%nSc0", "0000000000"]:
+    put("z85", s)
+for s in ['{"a":[1,2.5e-3,-0,true,false,null,"\\u00e9\\ud83d\\ude00"]}',
+          '{"numRecords":3,"minValues":{"d":1.00000000000000000001},"maxValues":{}}',
+          "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]", '"\\t\\n\\"\\\\\\/"']:
+    put("djson", s)
+for h in sorted(os.listdir(os.path.join(HERE, "seeds"))):
+    print(h, len(os.listdir(os.path.join(HERE, "seeds", h))), "seeds", file=sys.stderr)
