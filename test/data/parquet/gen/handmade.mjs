@@ -298,3 +298,48 @@ function write(name, file, rows) {
 
 function rleHybridLocal(vals, bw) { return rleHybridImport(vals, bw); }
 import { rleHybrid as rleHybridImport } from './pqwrite.mjs';
+
+// ---------------------------------------------------------------------------
+// hm_row_groups: four row groups (one empty) of a required int64 position,
+// an optional dictionary string and an optional list; positions count
+// across row groups.
+{
+  const sizes = [5, 0, 17, 40];
+  const B = s => Buffer.from(s, 'utf8');
+  const rows = [];
+  const rowGroups = [];
+  let pos = 0;
+  for (const n of sizes) {
+    const pv = [], sv = [], lv = [];
+    for (let k = 0; k < n; k++, pos++) {
+      pv.push(BigInt(pos));
+      sv.push(pos % 4 === 3 ? null : 'g' + (pos % 3));
+      lv.push(pos % 5 === 4 ? null : Array.from({ length: pos % 3 }, (_, j) => pos * 10 + j));
+      rows.push({ pos: raw(pos), s: sv[k], l: lv[k] });
+    }
+    const sEs = sv.map(v => (v === null ? { rep: 0, def: 0 } : { rep: 0, def: 1, val: v }));
+    const dict = ['g0', 'g1', 'g2'];
+    const lEs = [];
+    for (const r of lv) {
+      if (r === null) lEs.push({ rep: 0, def: 0 });
+      else if (r.length === 0) lEs.push({ rep: 0, def: 1 });
+      else r.forEach((v, j) => lEs.push({ rep: j ? 1 : 0, def: 3, val: v }));
+    }
+    const cols = [
+      { path: ['pos'], type: T.INT64, codec: C.GZIP, numValues: n, encodings: [E.PLAIN],
+        pages: n ? [page({ kind: 'v1', codec: C.GZIP, numValues: n, encoding: E.PLAIN, values: plain(T.INT64, pv) })] : [] },
+      { path: ['s'], type: T.BYTE_ARRAY, codec: C.NONE, numValues: n, encodings: [E.PLAIN, E.RLE_DICTIONARY],
+        pages: n ? [page({ kind: 'dict', codec: C.NONE, numValues: 3, encoding: E.PLAIN, values: plain(T.BYTE_ARRAY, dict.map(B)) }),
+          page({ kind: 'v2', codec: C.NONE, numValues: n, numRows: n, encoding: E.RLE_DICTIONARY,
+            values: Buffer.concat([Buffer.from([2]), rleHybridLocal(present(sEs, 1).map(v => dict.indexOf(v)), 2)]),
+            def: defs(sEs), maxDef: 1 })] : [] },
+      { path: ['l', 'list', 'element'], type: T.INT32, codec: C.NONE, numValues: lEs.length, encodings: [E.PLAIN, E.RLE],
+        pages: n ? [page({ kind: 'v1', codec: C.NONE, numValues: lEs.length, encoding: E.PLAIN, values: plain(T.INT32, present(lEs, 3)),
+          rep: reps(lEs), def: defs(lEs), maxRep: 1, maxDef: 3 })] : [] },
+    ];
+    rowGroups.push({ numRows: n, columns: cols });
+  }
+  const schema = [root(3), leaf('pos', REQ, T.INT64), leaf('s', OPT, T.BYTE_ARRAY, { logical: LT.string }),
+    group('l', OPT, 1, { conv: CONV.LIST }), group('list', REP, 1), leaf('element', OPT, T.INT32)];
+  write('hm_row_groups', buildFile({ schema, rowGroups, numRows: pos }), rows);
+}
