@@ -1,0 +1,498 @@
+// bench/bench.mjs: the benchmark driver (run it through bench/run.sh).
+//
+// For every table that bench/gen.py wrote under bench/data it runs the
+// workload three ways in the same run: deltacc (when the function exists in
+// the connected database), the hand-written PostgreSQL peer (bench/peers/
+// pg_*.sql: pg_read_file + jsonb in the same server) and the DuckDB peer
+// (bench/peers/duck_*.sql through @duckdb/node-api in a child process).
+// It first checks that they agree (same path sets / same conflict rows, and
+// the generator's own answer), then times them interleaved (the order
+// rotates every run), takes the median, and measures peak memory: the
+// PostgreSQL backend's VmHWM (reset through /proc/<pid>/clear_refs before
+// each run; needs root) and the DuckDB process's VmHWM.  The floor is the
+// time to read the same log bytes from a warm page cache (1 MiB read()
+// loop).  Results: bench/out/results.json and bench/results.md.
+//
+// Environment: the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE,
+// PGPASSWORD) as pg_virtualenv sets them; BENCH_RUNS (timed runs per
+// workload and implementation, default 5; 3 for logs over 300 MB);
+// BENCH_ONLY (comma-separated workload ids, e.g. W1,W2-10000); BENCH_W3_REPEAT
+// (default 50); BENCH_W3_SIZE (the W2 table W3 repeats: adds per winner, 1000); BENCH_MACHINE (free text for the results header).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DATA = path.resolve(process.env.BENCH_DATA || path.join(HERE, 'data'));
+const OUT = path.join(HERE, 'out');
+const PEERS = path.join(HERE, 'peers');
+const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
+const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
+// Settings of every PostgreSQL session (deltacc and the SQL peer alike).
+const SESSION_SQL = "SET work_mem = '256MB'";
+
+const peer = (f) => fs.readFileSync(path.join(PEERS, f), 'utf8');
+const PG_W1_SETUP = peer('pg_w1_setup.sql');
+const PG_W1 = peer('pg_w1_load.sql');
+const PG_W2 = peer('pg_w2_conflicts.sql');
+const PG_W4 = peer('pg_w4_snapshot.sql');
+const DUCK_COLUMNS = peer('duck_columns.txt').trim();
+const DUCK_W1 = peer('duck_w1_load.sql');
+const DUCK_W2 = peer('duck_w2_conflicts.sql');
+const DUCK_W4 = peer('duck_w4_snapshot.sql');
+
+const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
+const stripComments = (sql) => sql.replace(/^--.*$/gm, '').trim();
+const splitSql = (sql) => stripComments(sql).split(/;\s*\n/).map((s) => s.trim().replace(/;$/, ''))
+	.filter(Boolean);
+function duckSql(template, vars) {
+	let s = stripComments(template).replaceAll('{{columns}}', DUCK_COLUMNS);
+	for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{{${k}}}`, v);
+	return s;
+}
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/* ------------------------------------------------------------------ */
+/* PostgreSQL sessions                                                 */
+
+function procPeakKb(pid) {
+	try {
+		const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return m ? Number(m[1]) : null;
+	} catch {
+		return null;
+	}
+}
+
+function procResetPeak(pid) {
+	try {
+		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function pgSession() {
+	const c = new pg.Client();
+	await c.connect();
+	await c.query(SESSION_SQL);
+	const pid = (await c.query('SELECT pg_backend_pid() AS p')).rows[0].p;
+	return { c, pid };
+}
+
+// Run `body(client)` in a fresh backend; time it and take the backend's peak
+// RSS during it.
+async function pgTimed(body) {
+	const { c, pid } = await pgSession();
+	try {
+		const reset = procResetPeak(pid);
+		const t0 = process.hrtime.bigint();
+		const result = await body(c);
+		const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+		return { ms, hwm_kb: reset ? procPeakKb(pid) : null, result };
+	} finally {
+		await c.end();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* DuckDB child process                                                */
+
+class Duck {
+	constructor() {
+		this.p = spawn(process.execPath, ['--expose-gc', path.join(HERE, 'duck_worker.mjs')], {
+			cwd: HERE, stdio: ['pipe', 'pipe', 'inherit'],
+		});
+		this.rl = readline.createInterface({ input: this.p.stdout });
+		this.waiting = [];
+		this.rl.on('line', (l) => this.waiting.shift()(JSON.parse(l)));
+	}
+
+	call(cmd) {
+		return new Promise((resolve, reject) => {
+			this.waiting.push((a) => (a.error ? reject(new Error(`duckdb: ${a.error}`)) : resolve(a)));
+			this.p.stdin.write(JSON.stringify(cmd) + '\n');
+		});
+	}
+
+	async exit() {
+		this.p.stdin.write('{"op":"exit"}\n');
+		await new Promise((r) => this.p.on('exit', r));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The floor: read the same bytes from a warm page cache               */
+
+function readFloor(files) {
+	const buf = Buffer.allocUnsafe(1 << 20);
+	let bytes = 0;
+	const t0 = process.hrtime.bigint();
+	for (const f of files) {
+		const fd = fs.openSync(f, 'r');
+		let n;
+		while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) bytes += n;
+		fs.closeSync(fd);
+	}
+	return { ms: Number(process.hrtime.bigint() - t0) / 1e6, bytes };
+}
+
+function logFiles(table, after = -1) {
+	const dir = path.join(table, '_delta_log');
+	return fs.readdirSync(dir).filter((f) => /^\d{20}\.json$/.test(f))
+		.filter((f) => Number(f.slice(0, 20)) > after).sort().map((f) => path.join(dir, f));
+}
+
+/* ------------------------------------------------------------------ */
+/* Workloads                                                           */
+
+async function deltaccHas(signature) {
+	const { c } = await pgSession();
+	try {
+		return (await c.query('SELECT to_regprocedure($1) IS NOT NULL AS ok', [signature])).rows[0].ok;
+	} finally {
+		await c.end();
+	}
+}
+
+const W1_FINGERPRINT_PG = (files, commits) => `
+	SELECT (SELECT count(*) FROM ${files}) AS file_actions,
+		   (SELECT count(*) FROM ${files} WHERE action = 'add') AS adds,
+		   (SELECT count(*) FROM ${files} WHERE action = 'remove') AS removes,
+		   (SELECT md5(string_agg(concat_ws(' ', version, action, path), E'\\n'
+				ORDER BY version, action, path COLLATE "C")) FROM ${files}) AS files_md5,
+		   (SELECT sum(size) FROM ${files}) AS size_sum,
+		   (SELECT sum(num_records) FROM ${files}) AS records_sum,
+		   (SELECT count(*) FROM ${commits}) AS commits,
+		   (SELECT md5(string_agg(concat_ws(' ', version, operation, CASE WHEN is_blind_append THEN 'blind' END), E'\\n'
+				ORDER BY version)) FROM ${commits}) AS commits_md5`;
+const W1_FINGERPRINT_DUCK = `
+	SELECT (SELECT count(*) FROM peer_files) AS file_actions,
+		   (SELECT count(*) FROM peer_files WHERE action = 'add') AS adds,
+		   (SELECT count(*) FROM peer_files WHERE action = 'remove') AS removes,
+		   (SELECT md5(string_agg(concat_ws(' ', version, action, path), chr(10)
+				ORDER BY version, action, path)) FROM peer_files) AS files_md5,
+		   (SELECT sum(size) FROM peer_files) AS size_sum,
+		   (SELECT sum(num_records) FROM peer_files) AS records_sum,
+		   (SELECT count(*) FROM peer_commits) AS commits,
+		   (SELECT md5(string_agg(concat_ws(' ', version, operation, CASE WHEN is_blind_append THEN 'blind' END), chr(10)
+				ORDER BY version)) FROM peer_commits) AS commits_md5`;
+const W4_FINGERPRINT = (q, nl, coll) => `
+	SELECT count(*) AS files, md5(string_agg(path, ${nl} ORDER BY path${coll})) AS paths_md5,
+		   sum(size) AS size_sum, sum(num_records) AS records_sum
+	FROM (${q}) s`;
+
+const norm = (o) => JSON.stringify(Object.fromEntries(Object.entries(o)
+	.map(([k, v]) => [k, v === null ? null : String(v).replace(/\.0+$/, '')])));
+const conflictRows = (rows) => rows.map((r) =>
+	`${r.winning_version ?? r.version}|${r.conflict}|${r.path ?? ''}`);
+
+// Each workload: implementations with a check() (untimed, returns a
+// comparable value) and a run() (timed).  `pg` bodies get a client.
+function buildWorkloads(manifests) {
+	const list = [];
+	for (const m of manifests) {
+		const t = m.dir;
+		if (m.workload === 'W1') {
+			const files = logFiles(t);
+			list.push({
+				id: 'W1', title: `W1 load_log, ${m.commits} commits, ${m.actions.add} adds`,
+				size: m.actions.add, files, fn: 'deltacc.load_log(text,bigint,bigint)',
+				oracle: { file_actions: m.file_actions, adds: m.actions.add, removes: m.actions.remove,
+					commits: m.commits },
+				deltacc: {
+					run: (c) => c.query('SELECT deltacc.load_log($1) AS n', [t]),
+					check: async (c) => {
+						await c.query('SELECT deltacc.load_log($1)', [t]);
+						return norm((await c.query(W1_FINGERPRINT_PG(
+							`(SELECT * FROM pg_temp.delta_files WHERE table_path = ${lit(t)}) f`,
+							`(SELECT * FROM pg_temp.delta_commits WHERE table_path = ${lit(t)}) c`))).rows[0]);
+					},
+				},
+				pg: {
+					run: async (c) => { await c.query(PG_W1_SETUP); return c.query(PG_W1, [t]); },
+					check: async (c) => {
+						await c.query(PG_W1_SETUP);
+						await c.query(PG_W1, [t]);
+						return norm((await c.query(W1_FINGERPRINT_PG('peer_files f', 'peer_commits c'))).rows[0]);
+					},
+				},
+				duck: {
+					sql: splitSql(duckSql(DUCK_W1, { log: lit(path.join(t, '_delta_log', '*.json')) })),
+					fingerprint: W1_FINGERPRINT_DUCK,
+				},
+				compare: (v, oracle) => ['file_actions', 'adds', 'removes', 'commits']
+					.every((k) => String(JSON.parse(v)[k]) === String(oracle[k])),
+			});
+		} else if (m.workload === 'W2') {
+			const actions = fs.readFileSync(path.join(t, 'loser_actions.json'), 'utf8');
+			const lo = m.ranges.map((r) => String(r[0]));
+			const hi = m.ranges.map((r) => String(r[1]));
+			const expected = m.expected.map(([v, p]) => `${v}|ConcurrentAppendException|${p}`);
+			const dcall = (c) => c.query(`SELECT winning_version, conflict, path
+				FROM deltacc.conflicts($1, $2, $3::text[], $4::jsonb, read_files => $5::text[],
+									   mode => 'stats')`,
+			[t, m.read_version, m.predicates, actions, m.read_files]);
+			const pcall = (c) => c.query(PG_W2, [t, m.read_version, lo, hi, m.read_files]);
+			const dsql = splitSql(duckSql(DUCK_W2, {
+				ranges: `[${m.ranges.map((r) => `[${r[0]}, ${r[1]}]`).join(', ')}]`,
+				read_files: `[${m.read_files.map(lit).join(', ')}]::VARCHAR[]`,
+			}));
+			const winners = { glob: path.join(t, '_delta_log', '*.json'), after: m.read_version };
+			const files = logFiles(t, m.read_version);
+			const base = {
+				size: m.winner_adds, files, fn: 'deltacc.conflicts(text,bigint,text[],jsonb,text,boolean,text[],text[],bigint,text)',
+				oracle: expected, compare: (v, oracle) => JSON.stringify(v) === JSON.stringify(oracle),
+			};
+			list.push({
+				...base, id: `W2-${m.winner_adds}`,
+				title: `W2 conflicts (stats), ${m.winners} winners x ${m.per_winner} adds`,
+				deltacc: { run: dcall, check: async (c) => conflictRows((await dcall(c)).rows) },
+				pg: { run: pcall, check: async (c) => conflictRows((await pcall(c)).rows) },
+				duck: { sql: dsql, winners, rows: true },
+			});
+			if (m.per_winner === Number(process.env.BENCH_W3_SIZE || 1000)) {
+				const rep = async (c, f) => { let r; for (let i = 0; i < W3_REPEAT; i++) r = await f(c); return r; };
+				list.push({
+					...base, id: 'W3', repeat: W3_REPEAT,
+					title: `W3 the W2 check (${m.winner_adds} winner adds) x ${W3_REPEAT} in one session`,
+					deltacc: { run: (c) => rep(c, dcall), check: async (c) => conflictRows((await rep(c, dcall)).rows) },
+					pg: { run: (c) => rep(c, pcall), check: async (c) => conflictRows((await pcall(c)).rows) },
+					duck: { sql: dsql, winners, rows: true, repeat: W3_REPEAT },
+				});
+			}
+		} else if (m.workload === 'W4') {
+			const files = logFiles(t);
+			const dq = `SELECT * FROM deltacc.snapshot_files(${lit(t)})`;
+			const pq = stripComments(PG_W4).replaceAll('$1', lit(t));
+			const uq = duckSql(DUCK_W4, { log: lit(path.join(t, '_delta_log', '*.json')) });
+			list.push({
+				id: `W4-${m.active_files}${m.checkpoint ? '-ckpt' : ''}`,
+				title: `W4 snapshot_files, ${m.active_files} files in ${m.checkpoint ? 'a Parquet checkpoint' : 'one JSON commit'}`,
+				size: m.active_files, files, fn: 'deltacc.snapshot_files(text,bigint)',
+				oracle: { files: m.active_files },
+				deltacc: {
+					run: (c) => c.query(`SELECT count(s) FROM (${dq}) s`),
+					check: async (c) => norm((await c.query(W4_FINGERPRINT(dq, "E'\\n'", ' COLLATE "C"'))).rows[0]),
+				},
+				pg: {
+					run: (c) => c.query(`SELECT count(s) FROM (${pq}) s`),
+					check: async (c) => norm((await c.query(W4_FINGERPRINT(pq, "E'\\n'", ' COLLATE "C"'))).rows[0]),
+				},
+				duck: {
+					sql: [`SELECT count(s) FROM (${uq}) s`],
+					fingerprint: W4_FINGERPRINT(uq, 'chr(10)', ''),
+				},
+				compare: (v, oracle) => String(JSON.parse(v).files) === String(oracle.files),
+			});
+		}
+	}
+	return list.filter((w) => !ONLY.size || ONLY.has(w.id));
+}
+
+/* ------------------------------------------------------------------ */
+/* Running one workload                                                */
+
+async function duckRun(duck, w, { check }) {
+	const d = w.duck;
+	const sql = [...d.sql];
+	const repeat = check ? 1 : (d.repeat || 1);
+	await duck.call({ op: 'open' });
+	const cmd = { op: 'run', sql: [], fetch: Boolean(check && d.rows), winners: d.winners };
+	for (let i = 0; i < repeat; i++) cmd.sql.push(...sql);
+	const r = await duck.call(cmd);
+	let value = null;
+	if (check) {
+		if (d.rows) value = conflictRows(r.rows);
+		else value = norm((await duck.call({ op: 'run', sql: [d.fingerprint], fetch: true })).rows[0]);
+	}
+	await duck.call({ op: 'close' });
+	return { ms: r.ms, hwm_kb: r.hwm_kb, value };
+}
+
+async function runWorkload(w, duck, haveDeltacc) {
+	const impls = ['deltacc', 'pg', 'duck'].filter((i) => i !== 'deltacc' || haveDeltacc);
+	const res = { id: w.id, title: w.title, size: w.size, repeat: w.repeat || 1, impls: {}, agree: true };
+	const bytes = w.files.reduce((s, f) => s + fs.statSync(f).size, 0);
+	res.bytes = bytes;
+	const runs = Number(process.env.BENCH_RUNS || (bytes > 300e6 ? 3 : 5));
+	console.log(`\n== ${w.id}: ${w.title} (${(bytes / 1e6).toFixed(1)} MB of log, ${runs} runs)`);
+
+	// 1. Agreement (untimed; also warms the page cache).
+	for (const i of impls) {
+		const r = { times: [], peaks: [] };
+		res.impls[i] = r;
+		try {
+			if (i === 'duck') r.value = (await duckRun(duck, w, { check: true })).value;
+			else {
+				const { c } = await pgSession();
+				try { r.value = await w[i].check(c); } finally { await c.end(); }
+			}
+		} catch (e) {
+			r.error = String(e.message || e).split('\n')[0];
+			console.log(`   ${i}: ERROR ${r.error}`);
+		}
+	}
+	const ok = impls.filter((i) => !res.impls[i].error);
+	const ref = ok.length ? JSON.stringify(res.impls[ok[0]].value) : null;
+	for (const i of ok) {
+		const same = JSON.stringify(res.impls[i].value) === ref;
+		const oracle = w.compare(typeof res.impls[i].value === 'string' ? res.impls[i].value : res.impls[i].value, w.oracle);
+		res.impls[i].agrees = same && oracle;
+		if (!same || !oracle) {
+			res.agree = false;
+			console.log(`   DISAGREE ${i}: ${JSON.stringify(res.impls[i].value).slice(0, 400)}`);
+		}
+	}
+	if (ok.length < impls.length) res.agree = false;
+	console.log(`   agreement: ${res.agree ? 'all agree' : 'NO'} (${ok.length} of ${impls.length} ran; answer ${String(ref).slice(0, 160)})`);
+
+	// 2. Timed runs, interleaved, order rotating.
+	for (let run = 0; run < runs; run++) {
+		const order = ok.map((_, k) => ok[(k + run) % ok.length]);
+		for (const i of order) {
+			let t;
+			try {
+				if (i === 'duck') t = await duckRun(duck, w, { check: false });
+				else t = await pgTimed(w[i].run);
+			} catch (e) {
+				res.impls[i].error = String(e.message || e).split('\n')[0];
+				continue;
+			}
+			res.impls[i].times.push(t.ms);
+			if (t.hwm_kb) res.impls[i].peaks.push(t.hwm_kb);
+		}
+		const f = readFloor(w.files);
+		(res.floor ??= []).push(f.ms);
+	}
+	for (const i of ok) {
+		const r = res.impls[i];
+		r.median_ms = r.times.length ? median(r.times) : null;
+		r.peak_kb = r.peaks.length ? Math.max(...r.peaks) : null;
+		console.log(`   ${i.padEnd(8)} median ${r.median_ms?.toFixed(1)} ms  runs [${r.times.map((x) => x.toFixed(0)).join(', ')}]  peak ${r.peak_kb ? (r.peak_kb / 1024).toFixed(0) + ' MB' : 'n/a'}`);
+	}
+	res.floor_ms = median(res.floor);
+	console.log(`   floor    median ${res.floor_ms.toFixed(1)} ms (${(bytes / 1e6 / (res.floor_ms / 1000)).toFixed(0)} MB/s)`);
+	return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* Report                                                              */
+
+const TARGETS = {
+	W1: 'deltacc <= faster peer',
+	W2: 'deltacc >= 5x faster than faster peer',
+	W3: 'deltacc >= 50x faster than faster peer, per check',
+	W4: 'deltacc <= faster peer, <= 3x floor, peak < 1 GB',
+};
+
+function targetMet(r) {
+	const d = r.impls.deltacc;
+	if (!d || d.median_ms == null) return 'pending (deltacc not wired)';
+	const peers = ['pg', 'duck'].map((i) => r.impls[i]?.median_ms).filter((x) => x != null);
+	const best = Math.min(...peers);
+	const ratio = best / d.median_ms;
+	const kind = r.id.split('-')[0];
+	if (kind === 'W1') return ratio >= 1 ? 'met' : `missed (${ratio.toFixed(2)}x)`;
+	if (kind === 'W2') return ratio >= 5 ? 'met' : `missed (${ratio.toFixed(1)}x < 5x)`;
+	if (kind === 'W3') return ratio >= 50 ? 'met' : `missed (${ratio.toFixed(1)}x < 50x)`;
+	if (kind === 'W4') {
+		const miss = [];
+		if (ratio < 1) miss.push(`${ratio.toFixed(2)}x of peer`);
+		if (d.median_ms > 3 * r.floor_ms) miss.push(`${(d.median_ms / r.floor_ms).toFixed(1)}x floor`);
+		if (d.peak_kb != null && d.peak_kb >= 1024 * 1024) miss.push(`peak ${(d.peak_kb / 1024).toFixed(0)} MB`);
+		return miss.length ? `missed (${miss.join(', ')})` : 'met';
+	}
+	return '';
+}
+
+function fmtMs(ms, repeat) {
+	if (ms == null) return 'n/a';
+	const per = repeat > 1 ? ` (${(ms / repeat).toFixed(ms / repeat < 10 ? 2 : 1)}/check)` : '';
+	return (ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`) + per;
+}
+const fmtMb = (kb) => (kb == null ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
+
+function report(results, machine) {
+	const lines = [];
+	lines.push(`Machine: ${machine.cpus} x ${machine.cpu}, ${machine.mem_gb} GB RAM; ` +
+		`PostgreSQL ${machine.pg}; DuckDB ${machine.duckdb} (${machine.duck_threads} threads) ` +
+		`via @duckdb/node-api on node ${machine.node}; ${machine.date}.`);
+	lines.push('');
+	lines.push('| workload | deltacc | PG SQL peer | DuckDB peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');
+	lines.push('|---|---|---|---|---|---|---|---|');
+	for (const r of results) {
+		const d = r.impls.deltacc;
+		const cell = (i) => {
+			const x = r.impls[i];
+			if (!x) return 'n/a';
+			if (x.error && x.median_ms == null) return `error: ${x.error.slice(0, 60)}`;
+			const ratio = d?.median_ms ? ` (${(x.median_ms / d.median_ms).toFixed(1)}x)` : '';
+			return fmtMs(x.median_ms, r.repeat) + ratio;
+		};
+		const dcell = d ? (d.median_ms != null ? fmtMs(d.median_ms, r.repeat)
+			: `error: ${(d.error || '').slice(0, 60)}`) : 'not wired yet';
+		lines.push(`| ${r.title} | ${dcell} | ${cell('pg')} | ${cell('duck')} | ` +
+			`${fmtMs(r.floor_ms, 1)} (${(r.bytes / 1e6).toFixed(0)} MB) | ` +
+			`${d ? fmtMb(d.peak_kb) : '-'} / ${fmtMb(r.impls.pg?.peak_kb)} / ${fmtMb(r.impls.duck?.peak_kb)} | ` +
+			`${r.agree ? 'yes' : 'NO'} | ${targetMet(r)} |`);
+	}
+	lines.push('');
+	lines.push('Times are medians of interleaved runs (fresh backend / fresh DuckDB database each run); ' +
+		'(Nx) = peer time / deltacc time. W3 shows the total for the repeated checks and the time per check. ' +
+		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process, reset before each run. ' +
+		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop.');
+	return lines.join('\n');
+}
+
+/* ------------------------------------------------------------------ */
+
+async function main() {
+	const manifests = fs.existsSync(DATA) ? fs.readdirSync(DATA).sort((a, b) => {
+		const k = (s) => [s.split('_')[0], Number(s.split('_')[1] || 0)];
+		const [x, y] = [k(a), k(b)];
+		return x[0] === y[0] ? x[1] - y[1] : x[0] < y[0] ? -1 : 1;
+	}).filter((d) => fs.existsSync(path.join(DATA, d, 'bench.json')))
+		.map((d) => ({ ...JSON.parse(fs.readFileSync(path.join(DATA, d, 'bench.json'), 'utf8')),
+			dir: path.join(DATA, d) })) : [];
+	if (!manifests.length) throw new Error(`no generated tables under ${DATA}: run bench/gen.py`);
+	const workloads = buildWorkloads(manifests);
+	const duck = new Duck();
+	await duck.call({ op: 'open' });
+	const dv = await duck.call({ op: 'version' });
+	const { c } = await pgSession();
+	const pgv = (await c.query('SHOW server_version')).rows[0].server_version;
+	await c.end();
+	const machine = {
+		cpus: os.cpus().length, cpu: os.cpus()[0].model.trim(),
+		mem_gb: (os.totalmem() / 2 ** 30).toFixed(0), pg: pgv, duckdb: dv.version,
+		duck_threads: dv.threads, node: process.version, date: new Date().toISOString().slice(0, 10),
+		note: process.env.BENCH_MACHINE || '',
+	};
+	const results = [];
+	for (const w of workloads) {
+		const have = await deltaccHas(w.fn);
+		if (!have) console.log(`\n(${w.fn} is not in the database: deltacc column pending)`);
+		results.push(await runWorkload(w, duck, have));
+	}
+	await duck.exit();
+	fs.mkdirSync(OUT, { recursive: true });
+	fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ machine, results }, null, 1));
+	const md = report(results, machine);
+	fs.writeFileSync(path.join(HERE, 'results.md'), `# deltacc benchmark results\n\n${md}\n`);
+	console.log(`\n${md}`);
+	if (!results.every((r) => r.agree)) {
+		console.log('\nbench: the implementations DISAGREE on some workload (see above)');
+		process.exitCode = 1;
+	}
+}
+
+await main();

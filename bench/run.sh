@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench/run.sh: the whole benchmark in one command (as root, from a clone):
+#
+#     sudo bash bench/run.sh
+#
+# 1. scripts/setup.sh: Debian packages, build, install (as for the tests);
+#    then nodejs/npm when missing and `npm ci` of bench/package.json into
+#    bench/node_modules (git-ignored): @duckdb/node-api and pg.
+# 2. bench/gen.py writes the synthetic Delta logs into bench/data
+#    (git-ignored; skipped when already there from the same generator).
+# 3. A release build of deltacc (no assertion checking, -O2) is made in
+#    bench/out/build from the working tree and its functions are created in
+#    a throwaway cluster (pg_virtualenv) straight from that build, so the
+#    numbers are those of an optimised build and nobody else's `make
+#    install` can swap the library during the run.  BENCH_EXTENSION=installed
+#    uses `CREATE EXTENSION deltacc` (the build setup.sh installed) instead.
+# 4. bench/bench.mjs runs every workload: agreement check, interleaved
+#    timed runs, peak memory, floor; writes bench/results.md and
+#    bench/out/results.json, and exits non-zero if the implementations
+#    disagree.
+#
+# Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
+# BENCH_W3_REPEAT, BENCH_MACHINE.  BENCH_QUICK=1 generates small tables
+# (bench/data-quick) for a smoke run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+PG_MAJOR=${PG_MAJOR:-15}
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bench: run as root (sudo bash bench/run.sh): it installs packages and reads" >&2
+	echo "bench: the PostgreSQL backend's /proc entries for its peak memory" >&2
+	exit 1
+fi
+
+echo "== setup (scripts/setup.sh)"
+flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+	echo "bench: installing nodejs and npm"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+if [ ! -d bench/node_modules/@duckdb/node-api ] || [ ! -d bench/node_modules/pg ]; then
+	(cd bench && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+echo "== data (bench/gen.py)"
+if [ "${BENCH_QUICK:-}" = 1 ]; then
+	DATA=$ROOT/bench/data-quick
+	export BENCH_W3_SIZE=${BENCH_W3_SIZE:-100} BENCH_RUNS=${BENCH_RUNS:-3}
+	python3 bench/gen.py --quick --out "$DATA"
+else
+	DATA=$ROOT/bench/data
+	python3 bench/gen.py --out "$DATA"
+fi
+# The server runs as the postgres OS user: it must reach the logs.
+chmod -R a+rX "$DATA"
+d=$DATA
+while [ "$d" != / ]; do
+	chmod o+x "$d" 2>/dev/null || true
+	d=$(dirname "$d")
+done
+
+BUILD=$ROOT/bench/out/build
+if [ "${BENCH_EXTENSION:-release}" != installed ]; then
+	echo "== release build of deltacc (bench/out/build)"
+	rm -rf "$BUILD"
+	mkdir -p "$BUILD"
+	cp -r Makefile deltacc.control src sql "$BUILD"/
+	rm -f "$BUILD"/sql/deltacc--*.sql
+	find "$BUILD" -name '*.o' -delete
+	make -s -C "$BUILD" PG_CONFIG="$PG_CONFIG" \
+		PG_CFLAGS="-Wno-unused-parameter -Wno-missing-field-initializers" >/dev/null
+	# The install script with the library path pointing at this build.
+	sed -e '/^\\echo/d' -e '/^\\quit/d' \
+		-e "s|MODULE_PATHNAME|$BUILD/deltacc|g" -e 's|@extschema@|deltacc|g' \
+		"$BUILD"/sql/deltacc--*.sql > "$BUILD/bench-install.sql"
+	chmod -R a+rX "$ROOT/bench/out"
+fi
+
+echo "== benchmark (pg_virtualenv)"
+export BENCH_DATA=$DATA BENCH_BUILD=$BUILD
+pg_virtualenv -v "$PG_MAJOR" bash -c '
+	set -euo pipefail
+	if [ "${BENCH_EXTENSION:-release}" = installed ]; then
+		psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION deltacc"
+	else
+		psql -qX -v ON_ERROR_STOP=1 -c "CREATE SCHEMA deltacc" \
+			-f "$BENCH_BUILD/bench-install.sql" >/dev/null
+	fi
+	cd bench && node bench.mjs
+'

@@ -1,0 +1,141 @@
+/*-------------------------------------------------------------------------
+ *
+ * predicate.h
+ *	  Read predicates: parsed with PostgreSQL's parser against a snapshot's
+ *	  logical schema, split into partition and data conjuncts (reference
+ *	  §2.1), compiled into Delta's keep-predicates over file statistics
+ *	  (§3.2, verify(R) of §3.3) and into exact partition filters (§2.6).
+ *
+ * Usage (the conflict checker):
+ *
+ *	  rs = delta_readset_compile(read_snapshot_metadata, n, predicate_texts);
+ *	  for each winner file f:
+ *		  fs = delta_readset_decode_stats(rs, f);		  -- once per file
+ *		  for each read i:
+ *			  delta_read_stats_may_match(rs, i, fs, nan_ok, &reason)
+ *			  delta_read_partition_matches(rs, i, &f->pv, &reason)
+ *
+ * Semantics, in short:
+ *	- A predicate text is ONE boolean expression (anything else is an
+ *	  ERROR, ERRCODE_SYNTAX_ERROR); unknown columns are an ERROR
+ *	  (ERRCODE_UNDEFINED_COLUMN).  'true' is an unfiltered read.
+ *	- Top-level AND conjuncts referencing only partition columns (or no
+ *	  column) are partition conjuncts; all others are data conjuncts.
+ *	- delta_read_stats_may_match returns true (keep) unless the read's
+ *	  keep-predicate is definitely false AND every statistic it references
+ *	  verifies.  A read without any usable data conjunct always keeps.
+ *	- delta_read_partition_matches returns true iff the read's partition
+ *	  predicate is TRUE on the file's typed partition values (NULL and FALSE
+ *	  do not match, an unparseable value matches, non-deterministic parts
+ *	  are widened to TRUE as Delta does).
+ *	- Strings compare in byte order (COLLATE "C") everywhere.
+ *
+ * Reasons are palloc'd in CurrentMemoryContext of the caller, e.g.
+ * "max(customer_id)=901000 < 1000 ... ", "no statistics for customer_id".
+ * The checker prefixes them ("skipped: ... rules out read 1").
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/predicate.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_PREDICATE_H
+#define DELTACC_PREDICATE_H
+
+#include "postgres.h"
+
+#include "delta_actions.h"
+#include "schema.h"
+#include "stats.h"
+
+typedef struct DeltaReadSet DeltaReadSet;
+
+/*
+ * Compile npreds read predicates against the read snapshot's metadata
+ * (schema, partition columns, statistics column set).  The read set and
+ * everything it needs live in a child context of CurrentMemoryContext
+ * (freed with it, or explicitly by delta_readset_free).  ERROR on a bad
+ * predicate; the message names the read (1-based).
+ */
+extern DeltaReadSet *delta_readset_compile(const DeltaMetadata *md,
+										   int npreds,
+										   const char *const *predicates);
+
+/* Same, with an already built schema (must outlive the read set). */
+extern DeltaReadSet *delta_readset_compile_schema(const DeltaSchema *schema,
+												  int npreds,
+												  const char *const *predicates);
+
+extern void delta_readset_free(DeltaReadSet *rs);
+
+extern int	delta_readset_nreads(const DeltaReadSet *rs);
+extern const DeltaSchema *delta_readset_schema(const DeltaReadSet *rs);
+
+/* Read i (0-based) has at least one data (non-partition) conjunct. */
+extern bool delta_read_has_data_conjuncts(const DeltaReadSet *rs, int read);
+
+/*
+ * Read i has at least one data conjunct that compiles to a keep-predicate
+ * (so statistics can ever skip a file for it).
+ */
+extern bool delta_read_can_skip(const DeltaReadSet *rs, int read);
+
+/* Read i has at least one partition conjunct other than TRUE. */
+extern bool delta_read_has_partition_filter(const DeltaReadSet *rs, int read);
+
+/*
+ * The read's keep-predicate, deparsed (e.g. "(max(id) >= 200) AND
+ * (min(id) < 300)"), or "true" when it cannot skip anything.  This is the
+ * form for writers whose float statistics include NaN.
+ */
+extern char *delta_read_keep_predicate(const DeltaReadSet *rs, int read);
+
+/* The read's partition predicate, deparsed ("true" when none). */
+extern char *delta_read_partition_predicate(const DeltaReadSet *rs, int read);
+
+/*
+ * Decode the statistics of file f that any read of rs needs ("stats", else
+ * "stats_parsed_json").  The result lives in the read set's per-file
+ * context and stays valid until the next call (or delta_readset_free).
+ */
+extern DeltaFileStats *delta_readset_decode_stats(DeltaReadSet *rs,
+												  const DeltaFileAction *f);
+
+/*
+ * May file statistics fs hold a row that satisfies read i's data
+ * conjuncts?  writer_includes_nan: the winner's writer is known to include
+ * NaN in float/double statistics (see delta_writer_includes_nan); when
+ * false, MAX-based forms on float/double columns never skip.  *reason (if
+ * reason != NULL) gets a sentence without a prefix.
+ */
+extern bool delta_read_stats_may_match(DeltaReadSet *rs, int read,
+									   const DeltaFileStats *fs,
+									   bool writer_includes_nan,
+									   char **reason);
+
+/*
+ * Does read i's partition predicate evaluate to TRUE on pv (Delta's
+ * semantics: only TRUE matches; unparseable values match)?
+ */
+extern bool delta_read_partition_matches(DeltaReadSet *rs, int read,
+										 const DeltaPartitionValues *pv,
+										 char **reason);
+
+/*
+ * Evaluate read i's usable conjuncts (partition and data; conjuncts that
+ * were dropped count as TRUE) on one decoded row: values/isnull indexed by
+ * the schema's leaf_index.  Returns true iff the result is TRUE.
+ */
+extern bool delta_read_row_matches(DeltaReadSet *rs, int read,
+								   const Datum *values, const bool *isnull);
+
+/*
+ * Is the writer named by a commitInfo.engineInfo known to include NaN in
+ * float/double min/max statistics (Spark-computed statistics: Apache
+ * Spark with Delta Lake, Databricks Runtime)?  NULL or unknown: false.
+ */
+extern bool delta_writer_includes_nan(const char *engine_info);
+
+#endif							/* DELTACC_PREDICATE_H */

@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ *
+ * stats.h
+ *	  Exact decoding of a file's statistics JSON (reference §1.9) into
+ *	  PostgreSQL Datums, and of typed partition values (§1.8).
+ *
+ * Every value that cannot be parsed exactly counts as MISSING, never as an
+ * approximation: decimals and 64-bit integers come from djson's token
+ * text, never through a double; timestamps need an explicit offset (Z or
+ * +-HH:MM), timestamp_ntz none; "NaN", "Infinity" and "-Infinity" strings
+ * are accepted for float and double.  A string maximum ending in U+FFFD
+ * (the Databricks 10.4 truncation tie-breaker) is not an upper bound for
+ * supplementary-plane characters and is therefore treated as missing.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/stats.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_STATS_H
+#define DELTACC_STATS_H
+
+#include "postgres.h"
+
+#include "schema.h"
+
+/* Per-leaf statistics of one file. */
+typedef struct DeltaLeafStats
+{
+	bool		has_min;		/* minValues entry present and parsed */
+	bool		has_max;
+	bool		has_null_count;
+	Datum		min;			/* of the leaf's pg_type (max as written:
+								 * the +1 ms widening is the predicate's) */
+	Datum		max;
+	int64		null_count;
+	char	   *min_text;		/* as written, for reasons; NULL if absent */
+	char	   *max_text;
+	const char *min_note;		/* why min is missing (NULL: simply absent) */
+	const char *max_note;
+} DeltaLeafStats;
+
+typedef struct DeltaFileStats
+{
+	bool		has_stats;		/* a stats object was found */
+	const char *error;			/* the stats JSON did not parse (then
+								 * has_stats is false) */
+	bool		has_num_records;
+	int64		num_records;
+	int			tight_bounds;	/* -1 absent, 0 false, 1 true */
+	int			nleaves;		/* = schema->nleaves */
+	DeltaLeafStats *leaves;		/* by leaf_index; unrequested leaves are
+								 * all-missing */
+} DeltaFileStats;
+
+/*
+ * Decode the statistics JSON text (an add's "stats" string, or a
+ * checkpoint's stats_parsed rendered as JSON) for the leaves flagged in
+ * wanted[] (indexed by leaf_index; NULL = every stats column).  Only the
+ * schema's statistics columns are ever decoded.  json may be NULL (no
+ * statistics).  Allocates in CurrentMemoryContext; never raises an ERROR
+ * for bad statistics (they count as missing).
+ */
+extern DeltaFileStats *delta_stats_decode(const DeltaSchema *schema,
+										  const char *json,
+										  const bool *wanted);
+
+/*
+ * Parse one partition value (the string form of §1.8) for field f.  Sets
+ * *isnull for JSON null (value NULL) and the empty string.  Returns false
+ * when the text cannot be parsed exactly as f's type (the caller then
+ * treats the predicate as matching).  Timestamps without an offset are read
+ * in the session time zone.
+ */
+extern bool delta_partition_value_parse(const DeltaField *f, const char *value,
+										Datum *result, bool *isnull);
+
+/* The partitionValues entry for f (physical name; exact, then case-insensitive). */
+extern bool delta_partition_value_lookup(const DeltaPartitionValues *pv,
+										 const DeltaField *f,
+										 const char **value);
+
+#endif							/* DELTACC_STATS_H */
