@@ -150,6 +150,18 @@ struct PqReader
 
 /* ---------- errors and small helpers ---------- */
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PQ_PRINTF_ATTR __attribute__((format(printf, 2, 3)))
+#else
+#define PQ_PRINTF_ATTR
+#endif
+
+static bool pq_fail(PqError *err, const char *fmt,...) PQ_PRINTF_ATTR;
+
+/*
+ * pq_fail: format the error message into *err (when not NULL); always
+ * returns false so callers can "return pq_fail(...)".
+ */
 static bool
 pq_fail(PqError *err, const char *fmt,...)
 {
