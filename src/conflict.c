@@ -198,6 +198,8 @@ add_decision(ConflictResult *result, int64 version, const char *operation,
 {
 	ConflictDecision *d;
 
+	if (result->conflicts_only && decision != DECISION_CONFLICT)
+		return;
 	if (result->n == result->cap)
 	{
 		result->cap = result->cap == 0 ? 16 : result->cap * 2;
@@ -667,7 +669,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 				r;
 	const DeltaFileAction **adds;
 	bool		winner_blind;
-	const char *not_candidate = NULL;
+	char	   *not_candidate = NULL;
 	bool	   *survives;
 	char	  **stats_reason;
 	bool		stats_tier = false;
@@ -693,18 +695,20 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 
 	/* candidate choice */
 	if (loser->is_backfill)
-		not_candidate = "this transaction is a row-tracking backfill, which skips the added-files check";
+		not_candidate = pstrdup("this transaction is a row-tracking backfill, which skips the added-files check");
 	else if (winner->commit_info && winner->commit_info->operation &&
 			 (strcmp(winner->commit_info->operation, "ROW TRACKING BACKFILL") == 0 ||
 			  strcmp(winner->commit_info->operation, "ROW TRACKING UNBACKFILL") == 0))
-		not_candidate = "the winner is a row-tracking backfill, which skips the added-files check";
+		not_candidate = pstrdup("the winner is a row-tracking backfill, which skips the added-files check");
 	else if (loser->isolation == DELTA_ISO_SNAPSHOT)
-		not_candidate = "this transaction runs at SnapshotIsolation, which does not check added files";
+		not_candidate = psprintf("this transaction runs at SnapshotIsolation, which does not check added files (%s)",
+								 loser->isolation_reason);
 	else if (loser->isolation == DELTA_ISO_WRITE_SERIALIZABLE &&
 			 loser->commit->metadata == NULL && winner_blind)
-		not_candidate = "the winner is a blind append and this transaction runs at WriteSerializable";
+		not_candidate = psprintf("the winner is a blind append and this transaction runs at WriteSerializable (%s)",
+								 loser->isolation_reason);
 	else if (loser->is_blind_append)
-		not_candidate = "this transaction is a blind append";
+		not_candidate = pstrdup("this transaction is a blind append");
 
 	if (not_candidate)
 	{
@@ -757,7 +761,8 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			{
 				char	   *reason = NULL;
 
-				if (reads->stats_match(reads->ctx, r, adds[i], &reason) ==
+				if (reads->stats_match(reads->ctx, r, adds[i],
+									   result->conflicts_only ? NULL : &reason) ==
 					READ_MATCH_MAYBE)
 				{
 					keep = true;
