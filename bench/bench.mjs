@@ -32,8 +32,10 @@ const OUT = path.join(HERE, 'out');
 const PEERS = path.join(HERE, 'peers');
 const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
 const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
-// Settings of every PostgreSQL session (deltacc and the SQL peer alike).
-const SESSION_SQL = "SET work_mem = '256MB'";
+// Settings of every PostgreSQL session (deltacc and the SQL peer alike):
+// sorts and hashes of the SQL peer in memory; deltacc may read W4's 1 GB
+// commit file (its default limit, deltacc.max_log_file_bytes, is 512 MB).
+const SESSION_SQL = "SET work_mem = '256MB'; SET deltacc.max_log_file_bytes = '2000MB'";
 
 const peer = (f) => fs.readFileSync(path.join(PEERS, f), 'utf8');
 const PG_W1_SETUP = peer('pg_w1_setup.sql');
