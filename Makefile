@@ -28,6 +28,7 @@ OBJS = \
 # Install script pieces, in this order.
 SQL_PARTS = \
 	sql/parts/00_header.sql \
+	sql/parts/05_guard.sql \
 	sql/parts/10_log.sql \
 	sql/parts/15_scan.sql \
 	sql/parts/30_dv.sql
@@ -39,7 +40,7 @@ REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conforman
 REGRESS_FORMAT = deletion_vectors
 REGRESS_CHECKER =
 REGRESS_ROWLEVEL =
-REGRESS_HOSTILE =
+REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
