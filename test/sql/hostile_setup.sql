@@ -51,9 +51,9 @@ INSERT INTO regress_hostile.calls VALUES
  ('F', 'files_for_scan', 'SELECT count(*) FROM deltacc.files_for_scan(%1$L, ARRAY[%2$L])', 8),
  ('R', 'read_rows', 'SELECT count(*) FROM deltacc.read_rows(%1$L)', 9),
  ('r', 'read_rows', 'SELECT count(*) FROM deltacc.read_rows(%1$L, NULL, %2$L)', 10),
- ('C', 'conflicts', 'SELECT count(*) FROM deltacc.conflicts(%1$L, 0, ARRAY[%2$L], mode => ''row_level'')', 11),
- ('E', 'explain_conflicts', 'SELECT count(*) FROM deltacc.explain_conflicts(%1$L, 0, ARRAY[%2$L], mode => ''stats'')', 12),
- ('A', 'assert_no_conflict', 'SELECT deltacc.assert_no_conflict(%1$L, 0, ARRAY[%2$L], mode => ''partition'')', 13);
+ ('C', 'conflicts', 'SELECT count(*) FROM deltacc.conflicts(%1$L, 0, ARRAY[%2$L], mode => ''stats'')', 11),
+ ('E', 'explain_conflicts', 'SELECT count(*) FROM deltacc.explain_conflicts(%1$L, 0, ARRAY[%2$L], mode => ''partition'')', 12),
+ ('A', 'assert_no_conflict', 'SELECT deltacc.assert_no_conflict(%1$L, 0, ARRAY[%2$L], actions => ''[{"add":{"path":"new.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]'', mode => ''stats'')', 13);
 
 -- Run every installed call on one table: 'L=ok H=XX ...'.  load_log runs
 -- first so that 'D' sees that table's deletion vectors (and nothing when
