@@ -78,3 +78,9 @@ test/format/run_tests: $(FORMAT_SRCS) $(FORMAT_TESTS) test/format/run_tests.c te
 .PHONY: formatcheck
 formatcheck: test/format/run_tests
 	test/format/run_tests
+
+# The regression suites once against a server running under valgrind
+# (scripts/valgrind.sh says what it proves); run as root, under the lock.
+.PHONY: valgrind-check
+valgrind-check:
+	bash scripts/valgrind.sh
