@@ -766,11 +766,14 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 					READ_MATCH_MAYBE)
 				{
 					keep = true;
+					/* a survivor conflicts: now its reason is worth building */
+					if (result->conflicts_only)
+						(void) reads->stats_match(reads->ctx, r, adds[i], &reason);
 					resetStringInfo(&why);
 					appendStringInfo(&why, "kept: read %d: %s", r + 1,
 									 reason ? reason : "statistics cannot rule it out");
 				}
-				else
+				else if (!result->conflicts_only)
 					appendStringInfo(&why, "%sread %d: %s",
 									 why.len ? "; " : "skipped: ", r + 1,
 									 reason ? reason : "statistics rule it out");
@@ -823,7 +826,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 		if (no_stats_tier)
 			prefix = psprintf("kept: %s; ", no_stats_tier);
-		if (stats_tier)
+		if (stats_tier && !result->conflicts_only)
 			add_decision(result, winner->version, op, CHECK_APPEND,
 						 survives[i] ? DECISION_KEPT : DECISION_SKIPPED,
 						 NULL, adds[i]->path, NULL,
@@ -831,7 +834,8 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		if (!survives[i])
 			continue;
 		if (stats_tier)
-			prefix = pstrdup("");
+			prefix = result->conflicts_only ?
+				psprintf("%s; ", stats_reason[i]) : pstrdup("");
 		if (loser->read_whole_table)
 			add_decision(result, winner->version, op, CHECK_APPEND,
 						 DECISION_CONFLICT, EXC_APPEND, adds[i]->path, hint,
