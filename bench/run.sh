@@ -38,7 +38,7 @@ fi
 
 if [ "${BENCH_SETUP:-1}" = 1 ]; then
 	echo "== setup (scripts/setup.sh)"
-	flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+	flock -o /tmp/deltacc-pg.lock bash scripts/setup.sh
 fi
 if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
 	echo "bench: installing nodejs and npm"
