@@ -30,6 +30,9 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DATA = path.resolve(process.env.BENCH_DATA || path.join(HERE, 'data'));
 const OUT = path.join(HERE, 'out');
 const PEERS = path.join(HERE, 'peers');
+// A smoke run (BENCH_QUICK) keeps its results apart from the real ones.
+const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' : '';
+const RESULTS_MD = SUFFIX ? path.join(OUT, 'results-quick.md') : path.join(HERE, 'results.md');
 const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
 const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
 // Settings of every PostgreSQL session (deltacc and the SQL peer alike):
@@ -529,9 +532,9 @@ async function main() {
 	}
 	await duck.exit();
 	fs.mkdirSync(OUT, { recursive: true });
-	fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ machine, results }, null, 1));
+	fs.writeFileSync(path.join(OUT, `results${SUFFIX}.json`), JSON.stringify({ machine, results }, null, 1));
 	const md = report(results, machine);
-	fs.writeFileSync(path.join(HERE, 'results.md'), `# deltacc benchmark results\n\n${md}\n`);
+	fs.writeFileSync(RESULTS_MD, `# deltacc benchmark results\n\n${md}\n`);
 	console.log(`\n${md}`);
 	if (!results.every((r) => r.agree)) {
 		console.log('\nbench: the implementations DISAGREE on some workload (see above)');
@@ -541,9 +544,9 @@ async function main() {
 
 if (process.argv[2] === '--report') {
 	// Rewrite bench/results.md from bench/out/results.json (no run).
-	const { machine, results } = JSON.parse(fs.readFileSync(path.join(OUT, 'results.json'), 'utf8'));
+	const { machine, results } = JSON.parse(fs.readFileSync(path.join(OUT, `results${SUFFIX}.json`), 'utf8'));
 	const md = report(results, machine);
-	fs.writeFileSync(path.join(HERE, 'results.md'), `# deltacc benchmark results\n\n${md}\n`);
+	fs.writeFileSync(RESULTS_MD, `# deltacc benchmark results\n\n${md}\n`);
 	console.log(md);
 } else {
 	await main();
