@@ -30,9 +30,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DATA = path.resolve(process.env.BENCH_DATA || path.join(HERE, 'data'));
 const OUT = path.join(HERE, 'out');
 const PEERS = path.join(HERE, 'peers');
-// A smoke run (BENCH_QUICK) keeps its results apart from the real ones.
-const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' : '';
-const RESULTS_MD = SUFFIX ? path.join(OUT, 'results-quick.md') : path.join(HERE, 'results.md');
+// A smoke run (BENCH_QUICK) or a partial one (BENCH_ONLY) keeps its results
+// apart from the real ones (bench/out/results-quick.md / -partial.md).
+const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' : process.env.BENCH_ONLY ? '-partial' : '';
+const RESULTS_MD = SUFFIX ? path.join(OUT, `results${SUFFIX}.md`) : path.join(HERE, 'results.md');
 const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
 const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
 // Settings of every PostgreSQL session (deltacc and the SQL peer alike):
