@@ -199,7 +199,9 @@ deltacc_file_may_match(PG_FUNCTION_ARGS)
 		values[4] = CStringGetTextDatum(preason);
 	else if (!smatch)
 		values[4] = CStringGetTextDatum(sreason);
-	else
+	else if (delta_read_has_partition_filter(rs, 0))
 		values[4] = CStringGetTextDatum(psprintf("%s; %s", preason, sreason));
+	else
+		values[4] = CStringGetTextDatum(sreason);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
