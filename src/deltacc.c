@@ -16,6 +16,7 @@
 #include "utils/guc.h"
 
 #include "compat.h"
+#include "deletion_vector.h"
 #include "deltacc.h"
 #include "log_reader.h"
 
@@ -31,5 +32,6 @@ void
 _PG_init(void)
 {
 	log_reader_init();
+	deletion_vector_init();
 	MarkGUCPrefixReserved("deltacc");
 }

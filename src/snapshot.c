@@ -134,6 +134,54 @@ DeltaLogStartingState(DeltaLog *log, int64 from_version, int64 to_version,
 	return NULL;				/* keep compiler quiet */
 }
 
+/*
+ * Reader features whose effect on reading the log deltacc knows.  A
+ * feature not listed here may change what the log means (e.g. commits kept
+ * outside _delta_log), so reading such a table is refused rather than
+ * guessed.
+ */
+static const char *const known_reader_features[] = {
+	"columnMapping",
+	"deletionVectors",
+	"timestampNtz",
+	"v2Checkpoint",
+	"vacuumProtocolCheck",
+	"typeWidening",
+	"typeWidening-preview",
+	"variantType",
+	"variantType-preview",
+	"variantShredding-preview",
+	NULL
+};
+
+/* Refuse protocols deltacc cannot interpret (see snapshot.h). */
+void
+DeltaProtocolCheckReadable(const DeltaProtocol *protocol)
+{
+	int			i;
+	int			k;
+
+	if (protocol->min_reader_version > 3)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("Delta table requires reader version %d",
+					   protocol->min_reader_version),
+				errdetail("Only reader versions up to 3 are supported."));
+	if (protocol->min_reader_version < 3)
+		return;
+	for (i = 0; i < protocol->n_reader_features; i++)
+	{
+		for (k = 0; known_reader_features[k] != NULL; k++)
+			if (strcmp(protocol->reader_features[i], known_reader_features[k]) == 0)
+				break;
+		if (known_reader_features[k] == NULL)
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("Delta table requires unsupported reader feature \"%s\"",
+						   protocol->reader_features[i]));
+	}
+}
+
 /* Order for txns: app_id, then position (stable). */
 typedef struct IndexedTxn
 {
@@ -293,6 +341,7 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 				errmsg("Delta table has no metaData action at version " INT64_FORMAT, version));
 	snap->metadata = rs.metadata;
 	snap->protocol = rs.protocol;
+	DeltaProtocolCheckReadable(rs.protocol);
 
 	snap->files = MemoryContextAllocHuge(cxt, sizeof(DeltaFileAction *) *
 										 Max(rs.live->members, 1));

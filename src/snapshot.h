@@ -70,6 +70,14 @@ extern DeltaSnapshot *DeltaSnapshotBuild(DeltaLog *log, int64 version);
 extern void DeltaSnapshotFree(DeltaSnapshot *snap);
 
 /*
+ * ERROR (ERRCODE_FEATURE_NOT_SUPPORTED) unless deltacc can interpret the
+ * log of a table with this protocol: minReaderVersion at most 3, and every
+ * readerFeature (reader version 3) one whose effect on the log deltacc
+ * knows.  DeltaSnapshotBuild calls it on the snapshot's protocol.
+ */
+extern void DeltaProtocolCheckReadable(const DeltaProtocol *protocol);
+
+/*
  * Where reading versions from_version..to_version has to start.  When every
  * JSON commit from from_version on is present, returns NULL and sets
  * *first_json = from_version.  Otherwise asks delta_checkpoint_read_hook for
