@@ -39,7 +39,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
 REGRESS_FORMAT = deletion_vectors
-REGRESS_CHECKER = skipping scan conflict_scenarios conflict_seed conflict_real
+REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL =
 REGRESS_HOSTILE =
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \

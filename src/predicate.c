@@ -1466,6 +1466,25 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 			rs->wanted[i] = true;
 }
 
+/*
+ * Why a data conjunct referencing the leaves in refs[] is not usable: a
+ * referenced column without statistics, else its form.
+ */
+static char *
+unusable_note(const DeltaReadSet *rs, const bool *refs)
+{
+	int			j;
+
+	for (j = 0; j < rs->schema->nleaves; j++)
+	{
+		const DeltaField *f = rs->schema->leaves[j];
+
+		if (refs[j] && !f->is_partition && !f->in_stats)
+			return psprintf("%s is not in the statistics column set", f->path);
+	}
+	return pstrdup("a conjunct is not a bare column compared with a constant");
+}
+
 /* Compile read i from its text into rs->reads[i]. */
 static void
 compile_read(DeltaReadSet *rs, int i, const char *text)
@@ -1559,8 +1578,7 @@ compile_read(DeltaReadSet *rs, int i, const char *text)
 			if (k != NULL)
 				ks[j] = lappend(ks[j], k);
 			else if (j == 1)
-				ri->notes = lappend(ri->notes,
-									"a conjunct is not a bare column compared with a constant");
+				ri->notes = lappend(ri->notes, unusable_note(rs, refs));
 		}
 	}
 
