@@ -7,7 +7,8 @@
 #    then nodejs/npm when missing and `npm ci` of bench/package.json into
 #    bench/node_modules (git-ignored): @duckdb/node-api and pg.
 # 2. bench/gen.py writes the synthetic Delta logs into bench/data
-#    (git-ignored; skipped when already there from the same generator).
+#    (git-ignored; skipped when already there from the same generator), and
+#    bench/gen_checkpoint.mjs the W4 tables again as Parquet checkpoints.
 # 3. A release build of deltacc (no assertion checking, -O2) is made in
 #    bench/out/build from the working tree and its functions are created in
 #    a throwaway cluster (pg_virtualenv) straight from that build, so the
@@ -21,7 +22,8 @@
 #
 # Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
 # BENCH_W3_REPEAT, BENCH_MACHINE.  BENCH_QUICK=1 generates small tables
-# (bench/data-quick) for a smoke run.
+# (bench/data-quick) for a smoke run.  BENCH_SETUP=0 skips scripts/setup.sh
+# (packages already there; the release build below needs no install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -34,8 +36,10 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-echo "== setup (scripts/setup.sh)"
-flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+if [ "${BENCH_SETUP:-1}" = 1 ]; then
+	echo "== setup (scripts/setup.sh)"
+	flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+fi
 if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
 	echo "bench: installing nodejs and npm"
 	apt-get update -qq
@@ -54,6 +58,8 @@ else
 	DATA=$ROOT/bench/data
 	python3 bench/gen.py --out "$DATA"
 fi
+# W4 from a Parquet checkpoint: the same tables as classic checkpoints.
+(cd bench && node gen_checkpoint.mjs "$DATA")
 # The server runs as the postgres OS user: it must reach the logs.
 chmod -R a+rX "$DATA"
 d=$DATA
