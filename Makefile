@@ -59,6 +59,9 @@ $(error pg_config did not report a PGXS path: install the Debian package postgre
 endif
 include $(PGXS)
 
+# No per-file dependency tracking: every object depends on every header.
+$(OBJS): $(wildcard src/*.h src/format/*.h)
+
 sql/deltacc--$(EXTVERSION).sql: $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@
 

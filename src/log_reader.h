@@ -21,6 +21,7 @@
 #define DELTACC_LOG_READER_H
 
 #include "delta_actions.h"
+#include "djson.h"
 
 /* Kinds of checkpoint files found in _delta_log. */
 typedef enum DeltaCheckpointKind
@@ -71,8 +72,11 @@ typedef struct DeltaLog
 	DeltaLastCheckpoint last_checkpoint;
 } DeltaLog;
 
-/* GUC: largest single log file (commit, checkpoint, _last_checkpoint) read. */
-extern int	deltacc_max_log_file_bytes;
+/* GUC deltacc.max_log_file_size (kB): largest log file read. */
+extern int	deltacc_max_log_file_kb;
+
+/* Longest single line of a newline-delimited log file. */
+#define DELTA_MAX_LINE_BYTES (256 * 1024 * 1024)
 
 /* Define the GUCs of this module (called from _PG_init). */
 extern void log_reader_init(void);
@@ -114,11 +118,39 @@ extern DeltaCommit *DeltaLogReadActionFile(DeltaLog *log, const char *rel_path,
 										   int64 version);
 
 /*
+ * Stream a newline-delimited action file (path relative to the table root)
+ * line by line: each non-blank line is parsed (ERROR on bad JSON) and
+ * passed to cb with its byte offset, length (without the newline) and
+ * 1-based line number.  cb runs with CurrentMemoryContext set to a per-line
+ * context that is reset after it returns (the DjValue lives there too), and
+ * with the error context of the file and line pushed.  Memory is bounded by
+ * the longest line, not the file size.  Files above
+ * deltacc.max_log_file_size are refused (ERRCODE_PROGRAM_LIMIT_EXCEEDED).
+ */
+typedef void (*DeltaActionLineCallback) (void *arg, const DjValue *action,
+										 int64 offset, int32 len,
+										 int64 line_no);
+extern void DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
+								   DeltaActionLineCallback cb, void *arg);
+
+/*
+ * Random access to log lines (lazy snapshots): open a table file with
+ * OpenTransientFile (ERROR if impossible), read len bytes at offset (ERROR
+ * on a short read), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,
+ * DjValue in CurrentMemoryContext).
+ */
+extern int	DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
+extern void DeltaLogReadAt(int fd, char *buf, Size len, off_t offset,
+						   const char *rel_path);
+extern DjValue DeltaLogParseLine(const char *line, Size len);
+
+/*
  * Read a whole file into a palloc'd, NUL-terminated buffer (CurrentMemoryContext).
  * 'abs_path' must come from DeltaLogResolvePath or the listing;
  * 'display_name' names it in messages (relative to the table root when
- * possible).  Files larger than max_bytes (0 = deltacc.max_log_file_bytes)
- * are refused with ERRCODE_PROGRAM_LIMIT_EXCEEDED; *len_out gets the size.
+ * possible).  Files larger than max_bytes (0 = deltacc.max_log_file_size,
+ * capped at 1GB) are refused with
+ * ERRCODE_PROGRAM_LIMIT_EXCEEDED; *len_out gets the size.
  */
 extern char *DeltaReadWholeFile(const char *abs_path, const char *display_name,
 								Size max_bytes, Size *len_out);
