@@ -20,9 +20,15 @@ for h in "$@"; do
 		continue
 	fi
 	mkdir -p "corpus-work/$h" "crashes/$h" "seeds/$h"
+	# per-harness libFuzzer flags (e.g. -max_len) live in fuzz_<name>.options
+	opts=
+	if [ -f "fuzz_$h.options" ]; then
+		opts=$(grep -v '^#' "fuzz_$h.options" | tr '\n' ' ')
+	fi
 	# seeds/<name>/ is read only; new inputs go to corpus-work/<name>/
+	# shellcheck disable=SC2086
 	"build/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-		-malloc_limit_mb=512 -print_final_stats=1 \
+		-malloc_limit_mb=512 -print_final_stats=1 $opts \
 		-artifact_prefix="crashes/$h/" "corpus-work/$h" "seeds/$h" > "$log" 2>&1
 	rc=$?
 	execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
