@@ -604,14 +604,16 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	DeltaSnapshot *snap = DeltaSnapshotBuildLazy(log, version);
 	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
 	int64		i;
+	DeltaFileAction **files;
 
-	snap->files = MemoryContextAllocHuge(snap->cxt, sizeof(DeltaFileAction *) *
-										 Max(snap->n_files, 1));
+	files = MemoryContextAllocHuge(snap->cxt, sizeof(DeltaFileAction *) *
+								   Max(snap->n_files, 1));
 	for (i = 0; i < snap->n_files; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		snap->files[i] = DeltaSnapshotGetFile(snap, i);
+		files[i] = DeltaSnapshotGetFile(snap, i);	/* snap->files still NULL */
 	}
+	snap->files = files;
 	lazy_close_cb(snap->lazy);
 	MemoryContextSwitchTo(old);
 	return snap;
