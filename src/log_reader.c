@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -31,7 +32,7 @@
 #include "log_reader.h"
 
 /* GUC */
-int			deltacc_max_log_file_kb = 4 * 1024 * 1024;
+int			deltacc_max_log_file_bytes = INT_MAX;
 
 /* Read buffer of the line scanner (grows for longer lines). */
 #define DELTA_READ_CHUNK (1024 * 1024)
@@ -48,17 +49,54 @@ static const char *delta_strip_file_scheme(const char *path, bool *is_uri,
 void
 log_reader_init(void)
 {
-	DefineCustomIntVariable("deltacc.max_log_file_size",
+	DefineCustomIntVariable("deltacc.max_log_file_bytes",
 							"Largest Delta log file deltacc reads.",
 							"Commit files and JSON checkpoints larger than this are refused before reading. "
-							"They are streamed line by line; a single line is limited to 256MB.",
-							&deltacc_max_log_file_kb,
-							4 * 1024 * 1024,
-							1,
+							"They are streamed line by line (a single line is limited to 256MB), "
+							"so memory does not grow with the file size.",
+							&deltacc_max_log_file_bytes,
+							INT_MAX,
+							1024,
 							INT_MAX,
 							PGC_SUSET,
-							GUC_UNIT_KB,
+							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
+}
+
+/*
+ * The SQLSTATE for a failed open/stat of a file in a Delta table, given
+ * its errno.  Like errcode_for_file_access(), except that the errnos it
+ * leaves at XX000 (internal error) get a real class: a symlink loop or a
+ * device planted in a table is bad input, not a bug.  Take it before
+ * ereport (which forbids errno in its arguments); it leaves errno alone,
+ * so %m still reports the failure.
+ */
+int
+DeltaFileErrcode(int err)
+{
+	switch (err)
+	{
+		case EPERM:
+		case EACCES:
+		case EROFS:
+			return ERRCODE_INSUFFICIENT_PRIVILEGE;
+		case ENOENT:
+			return ERRCODE_UNDEFINED_FILE;
+		case ENOTDIR:
+		case EISDIR:
+		case ELOOP:
+		case ENXIO:
+		case ENODEV:
+			return ERRCODE_WRONG_OBJECT_TYPE;
+		case ENAMETOOLONG:
+			return ERRCODE_NAME_TOO_LONG;
+		case ENFILE:
+		case EMFILE:
+		case ENOMEM:
+			return ERRCODE_INSUFFICIENT_RESOURCES;
+		default:
+			return ERRCODE_IO_ERROR;
+	}
 }
 
 /*
@@ -135,14 +173,22 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 	Size		done = 0;
 
 	if (max_bytes == 0)
-		max_bytes = (Size) Min((uint64) deltacc_max_log_file_kb * 1024,
-							   (uint64) MaxAllocHugeSize - 1);
+		max_bytes = (Size) deltacc_max_log_file_bytes;
 
-	fd = OpenTransientFile(abs_path, O_RDONLY | PG_BINARY);
+	/*
+	 * O_NONBLOCK: opening a FIFO planted in the table must not block the
+	 * backend beyond the reach of cancel; the S_ISREG check below then
+	 * refuses it.  (No effect on regular files.)
+	 */
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(code),
 				errmsg("could not open Delta log file \"%s\": %m", display_name));
+	}
 	if (fstat(fd, &st) < 0)
 		ereport(ERROR,
 				errcode_for_file_access(),
@@ -461,9 +507,13 @@ DeltaLogOpen(const char *table_path)
 	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
 		if (stat(log->table_path, &st) != 0)
+		{
+			int			code = DeltaFileErrcode(errno);
+
 			ereport(ERROR,
-					errcode_for_file_access(),
+					errcode(code),
 					errmsg("could not access Delta table \"%s\": %m", table_path));
+		}
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_FILE),
 				errmsg("\"%s\" is not a Delta table", table_path),
@@ -554,11 +604,26 @@ DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
 	char	   *abs_path = psprintf("%s/%s", log->table_path, rel_path);
 	int			fd;
 
-	fd = OpenTransientFile(abs_path, O_RDONLY | PG_BINARY);
+	struct stat st;
+
+	/* O_NONBLOCK: a FIFO planted in the table must not block (see above) */
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open Delta log file \"%s\": %m", rel_path));
+	}
+	if (fstat(fd, &st) < 0)
 		ereport(ERROR,
 				errcode_for_file_access(),
-				errmsg("could not open Delta log file \"%s\": %m", rel_path));
+				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
+	if (!S_ISREG(st.st_mode))
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("Delta log file \"%s\" is not a regular file", rel_path));
 	pfree(abs_path);
 	return fd;
 }
@@ -628,12 +693,12 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 		ereport(ERROR,
 				errcode_for_file_access(),
 				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
-	if ((uint64) st.st_size > (uint64) deltacc_max_log_file_kb * 1024)
+	if ((uint64) st.st_size > (uint64) deltacc_max_log_file_bytes)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("Delta log file \"%s\" is too large", rel_path),
-				errdetail("The file has %lld bytes; the limit (deltacc.max_log_file_size) is %d kB.",
-						  (long long) st.st_size, deltacc_max_log_file_kb));
+				errdetail("The file has %lld bytes; the limit (deltacc.max_log_file_bytes) is %d bytes.",
+						  (long long) st.st_size, deltacc_max_log_file_bytes));
 
 	buf = palloc(cap);
 	line_cxt = AllocSetContextCreate(CurrentMemoryContext,

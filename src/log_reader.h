@@ -72,14 +72,22 @@ typedef struct DeltaLog
 	DeltaLastCheckpoint last_checkpoint;
 } DeltaLog;
 
-/* GUC deltacc.max_log_file_size (kB): largest log file read. */
-extern int	deltacc_max_log_file_kb;
+/* GUC deltacc.max_log_file_bytes: largest log file read. */
+extern int	deltacc_max_log_file_bytes;
 
 /* Longest single line of a newline-delimited log file. */
 #define DELTA_MAX_LINE_BYTES (256 * 1024 * 1024)
 
 /* Define the GUCs of this module (called from _PG_init). */
 extern void log_reader_init(void);
+
+/*
+ * SQLSTATE for a failed open/stat of a table file from its errno: like
+ * errcode_for_file_access() but never XX000 (ELOOP, ENXIO, ... are bad
+ * input).  Take it before ereport: code = DeltaFileErrcode(errno), then
+ * errcode(code); errno is left alone for %m.
+ */
+extern int	DeltaFileErrcode(int err);
 
 /*
  * ERROR (ERRCODE_INSUFFICIENT_PRIVILEGE) unless the current user has the
@@ -125,7 +133,7 @@ extern DeltaCommit *DeltaLogReadActionFile(DeltaLog *log, const char *rel_path,
  * context that is reset after it returns (the DjValue lives there too), and
  * with the error context of the file and line pushed.  Memory is bounded by
  * the longest line, not the file size.  Files above
- * deltacc.max_log_file_size are refused (ERRCODE_PROGRAM_LIMIT_EXCEEDED).
+ * deltacc.max_log_file_bytes are refused (ERRCODE_PROGRAM_LIMIT_EXCEEDED).
  */
 typedef void (*DeltaActionLineCallback) (void *arg, const DjValue *action,
 										 int64 offset, int32 len,
@@ -148,8 +156,8 @@ extern DjValue DeltaLogParseLine(const char *line, Size len);
  * Read a whole file into a palloc'd, NUL-terminated buffer (CurrentMemoryContext).
  * 'abs_path' must come from DeltaLogResolvePath or the listing;
  * 'display_name' names it in messages (relative to the table root when
- * possible).  Files larger than max_bytes (0 = deltacc.max_log_file_size,
- * capped at 1GB) are refused with
+ * possible).  Files larger than max_bytes (0 = deltacc.max_log_file_bytes) are refused
+ * with
  * ERRCODE_PROGRAM_LIMIT_EXCEEDED; *len_out gets the size.
  */
 extern char *DeltaReadWholeFile(const char *abs_path, const char *display_name,

@@ -118,9 +118,18 @@ live_key_compare(const LiveKey *a, const LiveKey *b)
 	return strcmp(a->dv_uid, b->dv_uid);
 }
 
+/*
+ * qsort comparator over LiveKey pointers.  Sorting a million-file snapshot
+ * takes a while, so it checks for interrupts every 64k comparisons:
+ * pg_qsort holds no resources, an ERROR may leave it.
+ */
 static int
 cmp_live_key_ptr(const void *a, const void *b)
 {
+	static uint32 ncalls = 0;
+
+	if ((++ncalls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
 	return live_key_compare(*(LiveKey *const *) a, *(LiveKey *const *) b);
 }
 

@@ -86,11 +86,11 @@ SELECT num_files FROM deltacc.table_info(:'bad' || 'no_metadata');
 -- unparseable statistics are missing statistics, not an error
 SELECT path, num_records, stats FROM deltacc.snapshot_files(:'bad' || 'bad_stats_ignored');
 
--- a commit file above deltacc.max_log_file_size is refused before it is read
-SET deltacc.max_log_file_size = '2kB';
+-- a commit file above deltacc.max_log_file_bytes is refused before it is read
+SET deltacc.max_log_file_bytes = '2kB';
 SELECT count(*) FROM deltacc.history(:'bad' || 'big_commit');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-RESET deltacc.max_log_file_size;
+RESET deltacc.max_log_file_bytes;
 SELECT count(*) FROM deltacc.history(:'bad' || 'big_commit');
 
 -- a commit version that does not fit in 64 bits
