@@ -156,9 +156,8 @@ extern DjValue DeltaLogParseLine(const char *line, Size len);
  * Read a whole file into a palloc'd, NUL-terminated buffer (CurrentMemoryContext).
  * 'abs_path' must come from DeltaLogResolvePath or the listing;
  * 'display_name' names it in messages (relative to the table root when
- * possible).  Files larger than max_bytes (0 = deltacc.max_log_file_bytes) are refused
- * with
- * ERRCODE_PROGRAM_LIMIT_EXCEEDED; *len_out gets the size.
+ * possible).  Files larger than max_bytes (0 = deltacc.max_log_file_bytes)
+ * are refused with ERRCODE_PROGRAM_LIMIT_EXCEEDED; *len_out gets the size.
  */
 extern char *DeltaReadWholeFile(const char *abs_path, const char *display_name,
 								Size max_bytes, Size *len_out);
