@@ -759,9 +759,11 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	for (v = first_json; v <= to_version; v++)
 	{
 		LoadLineState st;
-		char	   *name = DeltaCommitFileName(v);
+		char	   *name;
 
 		CHECK_FOR_INTERRUPTS();
+		DeltaLogCheckCommitAvailable(log, v);
+		name = DeltaCommitFileName(v);
 		old = MemoryContextSwitchTo(commit_cxt);
 		st.sinks = sinks;
 		st.key = keyd;

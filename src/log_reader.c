@@ -816,6 +816,20 @@ DeltaLogReadCommit(DeltaLog *log, int64 version)
 	char	   *name;
 	DeltaCommit *c;
 
+	DeltaLogCheckCommitAvailable(log, version);
+	name = DeltaCommitFileName(version);
+	c = DeltaLogReadActionFile(log, name, version);
+	pfree(name);
+	return c;
+}
+
+/*
+ * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of
+ * 'version' is in the listing.
+ */
+void
+DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version)
+{
 	if (log->first_version < 0 || version < log->first_version ||
 		version > log->last_version)
 		ereport(ERROR,
@@ -827,10 +841,6 @@ DeltaLogReadCommit(DeltaLog *log, int64 version)
 				errdetail("JSON commits are available for versions " INT64_FORMAT
 						  " to " INT64_FORMAT ".",
 						  log->first_version, log->last_version));
-	name = DeltaCommitFileName(version);
-	c = DeltaLogReadActionFile(log, name, version);
-	pfree(name);
-	return c;
 }
 
 /* Value of a hex digit, -1 if not one. */

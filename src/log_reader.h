@@ -116,6 +116,12 @@ extern DeltaLog *DeltaLogOpen(const char *table_path);
 extern DeltaCommit *DeltaLogReadCommit(DeltaLog *log, int64 version);
 
 /*
+ * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of
+ * 'version' is present (callers that stream commits check this first).
+ */
+extern void DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version);
+
+/*
  * Read a newline-delimited file of actions (a commit, a v2 JSON checkpoint
  * or a JSON sidecar) given its path relative to the table root (e.g.
  * "_delta_log/00000000000000000002.checkpoint.<uuid>.json"); the decoded

@@ -483,9 +483,11 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	lz->sources = palloc(sizeof(int64) * Max(lz->n_sources, 1));
 	for (v = first_json; v <= version; v++)
 	{
-		char	   *name = DeltaCommitFileName(v);
+		char	   *name;
 
 		CHECK_FOR_INTERRUPTS();
+		DeltaLogCheckCommitAvailable(log, v);
+		name = DeltaCommitFileName(v);
 		rs.source = (int32) (v - first_json);
 		rs.version = v;
 		rs.meta.version = v;
