@@ -118,6 +118,11 @@ END $$;
 \! python3 "$PG_ABS_SRCDIR/data/hostile/make_hostile.py" real "$HOSTILE_DIR/real" "$DELTACC_TABLES"
 \! python3 "$PG_ABS_SRCDIR/data/hostile/make_hostile.py" big "$HOSTILE_DIR/big" 1000000
 \! chmod a+rx "$PG_ABS_BUILDDIR/results"
+-- Watchdog: a reader blocked opening one of the FIFOs planted in the tables
+-- (a regression of the O_NONBLOCK opens) cannot be cancelled; opening each
+-- FIFO for writing every 10 s releases it, so such a regression shows up as
+-- a SLOW call instead of hanging the suite.  Ends with the directory.
+\! (for i in $(seq 1 90); do sleep 10; [ -d "$HOSTILE_DIR/fx" ] || exit 0; for f in $(find "$HOSTILE_DIR/fx" -type p); do timeout 1 sh -c ": > '$f'"; done; done) >/dev/null 2>&1 &
 \getenv tables DELTACC_TABLES
 INSERT INTO regress_hostile.dirs VALUES
   ('fx', :'hdir' || '/fx'), ('real', :'hdir' || '/real'),
