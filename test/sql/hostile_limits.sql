@@ -25,13 +25,13 @@ SELECT clock_timestamp() - :'t0'::timestamptz < interval '1.3 s' AS table_info_s
 SELECT clock_timestamp() AS t0 \gset
 SELECT count(*) FROM deltacc.history(:'big');
 SELECT clock_timestamp() - :'t0'::timestamptz < interval '1.3 s' AS history_stopped_in_time;
--- late: after a full, unhindered run, a timeout at 70% of its duration
+-- late: after a full, unhindered run, a timeout at half its duration
 -- lands in the last phases (replay and sort; inserts into the temp
 -- relations)
 RESET statement_timeout;
 SELECT clock_timestamp() AS t0 \gset
 SELECT deltacc.load_log(:'big') AS full_load_log;
-SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 700)::int AS late_ms \gset
+SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 500)::int AS late_ms \gset
 SET statement_timeout = :late_ms;
 SELECT clock_timestamp() AS t0 \gset
 SELECT deltacc.load_log(:'big');
@@ -39,7 +39,7 @@ SELECT clock_timestamp() - :'t0'::timestamptz < make_interval(secs => (:late_ms 
 RESET statement_timeout;
 SELECT clock_timestamp() AS t0 \gset
 SELECT count(*) AS full_snapshot_files FROM deltacc.snapshot_files(:'big');
-SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 700)::int AS late_ms \gset
+SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 500)::int AS late_ms \gset
 SET statement_timeout = :late_ms;
 SELECT clock_timestamp() AS t0 \gset
 SELECT count(*) FROM deltacc.snapshot_files(:'big');
