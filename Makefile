@@ -42,7 +42,7 @@ REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conforman
 REGRESS_FORMAT = deletion_vectors
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL =
-REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_limits hostile_privileges hostile_search_path hostile_teardown
+REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
