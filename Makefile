@@ -38,7 +38,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
 REGRESS_FORMAT = deletion_vectors
 REGRESS_CHECKER =
-REGRESS_ROWLEVEL =
+REGRESS_ROWLEVEL = rowlevel_fixtures
 REGRESS_HOSTILE =
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
