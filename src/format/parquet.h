@@ -33,16 +33,22 @@
  * conversions) lives in row_alloc, which may be the same allocator as
  * rg_alloc, or a per-row one the caller resets after each row.
  *
- * Supported (see README "Parquet features"): physical types BOOLEAN, INT32,
- * INT64, INT96, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY; data pages
- * v1 and v2, dictionary pages; encodings PLAIN, PLAIN_DICTIONARY,
- * RLE_DICTIONARY, RLE (levels and booleans), BIT_PACKED (levels),
- * DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
- * BYTE_STREAM_SPLIT; codecs UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW and
- * LZ4 (Hadoop framing); nested groups, LIST and MAP (with the legacy
- * two-level list forms), repeated fields without annotation.  Not
- * supported (clean error): encryption, column chunks in other files,
- * LZO, BROTLI.
+ * Supported: physical types BOOLEAN, INT32, INT64, INT96, FLOAT, DOUBLE,
+ * BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY; data pages v1 and v2 (v2 with or without
+ * compression), dictionary pages (also with plain fallback pages after
+ * them); encodings PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY, RLE (levels and
+ * booleans), BIT_PACKED (levels), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
+ * DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64, FIXED);
+ * codecs UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW and LZ4 (Hadoop framing,
+ * else raw); several row groups (also empty ones); nested groups, LIST and
+ * MAP (also the legacy two-level lists, "array" / "<name>_tuple" element
+ * groups, MAP_KEY_VALUE) and unannotated repeated fields; logical and
+ * converted types as listed at PqValueKind.  Not supported (clean error):
+ * encryption, column chunks stored in other files, LZO, BROTLI, page CRCs
+ * are not verified, statistics and page indexes are not used.
+ *
+ * Values are not validated beyond the format: a PQV_STRING may hold invalid
+ * UTF-8 or NUL bytes, so code that turns it into PostgreSQL text must check.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -139,7 +145,7 @@ typedef enum PqConvertedType
 typedef enum PqLogicalKind
 {
 	PQ_LT_NONE = 0,
-	PQ_LT_STRING,				/* also ENUM, JSON */
+	PQ_LT_STRING,
 	PQ_LT_MAP,
 	PQ_LT_LIST,
 	PQ_LT_DECIMAL,
@@ -248,11 +254,13 @@ typedef enum PqValueKind
 	PQV_BOOL,
 	PQV_INT32,					/* INT32 without a logical type, INT(8/16/32,
 								 * signed), UINT_8/16 */
-	PQV_INT64,					/* INT64, UINT_32, TIME (raw, see node) */
+	PQV_INT64,					/* INT64, INT(64), UINT_32, UINT_64 up to
+								 * INT64_MAX, TIME (raw count in the node's
+								 * unit) */
 	PQV_FLOAT,
 	PQV_DOUBLE,
 	PQV_BYTES,					/* BYTE_ARRAY / FIXED without string type,
-								 * UUID, FLOAT16, INTERVAL */
+								 * UUID, FLOAT16, INTERVAL, BSON (raw bytes) */
 	PQV_STRING,					/* STRING/UTF8/ENUM/JSON: bytes, not
 								 * validated as UTF-8, not NUL-terminated */
 	PQV_DECIMAL,				/* exact text, e.g. "-12.340", "0.05", "7";
@@ -340,5 +348,22 @@ extern int	pq_reader_next(PqReader *r, const FmtAllocator *row_alloc,
  */
 extern int	pq_reader_next_any(PqReader *r, const FmtAllocator *alloc,
 							   PqValue *row, int64_t *row_pos, PqError *err);
+
+/*
+ * What the pages loaded so far by this reader used (for tests and
+ * diagnostics): bit n of encodings / level_encodings / codecs /
+ * page_types is set when value encoding n, level encoding n, codec n or
+ * page type n (parquet.thrift numbering) was seen.
+ */
+typedef struct PqReaderStats
+{
+	uint32_t	encodings;
+	uint32_t	level_encodings;
+	uint32_t	codecs;
+	uint32_t	page_types;
+	uint64_t	pages;
+} PqReaderStats;
+
+extern void pq_reader_stats(const PqReader *r, PqReaderStats *out);
 
 #endif							/* DELTACC_PARQUET_H */

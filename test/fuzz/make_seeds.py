@@ -188,3 +188,31 @@ for s in ['{"a":[1,2.5e-3,-0,true,false,null,"\\u00e9\\ud83d\\ude00"]}',
     put("djson", s)
 for h in sorted(os.listdir(os.path.join(HERE, "seeds"))):
     print(h, len(os.listdir(os.path.join(HERE, "seeds", h))), "seeds", file=sys.stderr)
+
+# ---- Parquet and Thrift (the project's own fixtures, test/data/parquet) ----
+PQDIR = os.path.join(HERE, "..", "data", "parquet")
+MAX_PQ_SEED = 8192
+
+
+def put_pq(data):
+    if len(data) <= MAX_PQ_SEED:
+        d = os.path.join(HERE, "seeds", "parquet")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
+            f.write(data)
+    # the footer alone (a FileMetaData struct) seeds the Thrift harness
+    if len(data) >= 12 and data[-4:] == b"PAR1":
+        flen = struct.unpack("<I", data[-8:-4])[0]
+        if flen <= len(data) - 8:
+            put("thrift", data[len(data) - 8 - flen:len(data) - 8])
+
+
+for path in sorted(glob.glob(os.path.join(PQDIR, "*.parquet")) + glob.glob(os.path.join(PQDIR, "corrupt", "*.parquet"))):
+    with open(path, "rb") as f:
+        put_pq(f.read())
+for path in sorted(glob.glob(os.path.join(TABLES, "*", "_delta_log", "*.checkpoint*.parquet")) +
+                   glob.glob(os.path.join(TABLES, "*", "delta", "_delta_log", "*.checkpoint*.parquet"))):
+    with open(path, "rb") as f:
+        put_pq(f.read())
+for h in ("parquet", "thrift"):
+    print(h, len(os.listdir(os.path.join(HERE, "seeds", h))), "seeds", file=sys.stderr)
