@@ -22,6 +22,7 @@ OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o src/loader.o src/funcs_log.o \
 	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
+	src/conflict.o src/loser.o src/funcs_conflict.o \
 	src/deletion_vector.o \
 	src/deltacc.o
 
@@ -30,6 +31,7 @@ SQL_PARTS = \
 	sql/parts/00_header.sql \
 	sql/parts/10_log.sql \
 	sql/parts/15_scan.sql \
+	sql/parts/20_conflict.sql \
 	sql/parts/30_dv.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
@@ -37,7 +39,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
 REGRESS_FORMAT = deletion_vectors
-REGRESS_CHECKER =
+REGRESS_CHECKER = conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL = rowlevel_fixtures
 REGRESS_HOSTILE =
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \

@@ -7,7 +7,8 @@
 #    then nodejs/npm when missing and `npm ci` of bench/package.json into
 #    bench/node_modules (git-ignored): @duckdb/node-api and pg.
 # 2. bench/gen.py writes the synthetic Delta logs into bench/data
-#    (git-ignored; skipped when already there from the same generator).
+#    (git-ignored; skipped when already there from the same generator), and
+#    bench/gen_checkpoint.mjs the W4 tables again as Parquet checkpoints.
 # 3. A release build of deltacc (no assertion checking, -O2) is made in
 #    bench/out/build from the working tree and its functions are created in
 #    a throwaway cluster (pg_virtualenv) straight from that build, so the
@@ -54,6 +55,8 @@ else
 	DATA=$ROOT/bench/data
 	python3 bench/gen.py --out "$DATA"
 fi
+# W4 from a Parquet checkpoint: the same tables as classic checkpoints.
+(cd bench && node gen_checkpoint.mjs "$DATA")
 # The server runs as the postgres OS user: it must reach the logs.
 chmod -R a+rX "$DATA"
 d=$DATA

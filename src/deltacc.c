@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "deletion_vector.h"
 #include "deltacc.h"
+#include "conflict.h"
 #include "log_reader.h"
 
 PG_MODULE_MAGIC;
@@ -32,6 +33,7 @@ void
 _PG_init(void)
 {
 	log_reader_init();
+	conflict_init();
 	deletion_vector_init();
 	MarkGUCPrefixReserved("deltacc");
 }

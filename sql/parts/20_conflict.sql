@@ -1,0 +1,80 @@
+
+-- ---------------------------------------------------------------------------
+-- Conflict checking (src/funcs_conflict.c): Delta's ConflictChecker.
+-- Not STRICT: NULL isolation_level, read_files, through_version and mode
+-- have a meaning (see COMMENT ON FUNCTION below).
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION deltacc.conflicts(
+    table_path       text,
+    read_version     bigint,
+    read_predicates  text[]  DEFAULT '{}',
+    actions          jsonb   DEFAULT '[]',
+    isolation_level  text    DEFAULT NULL,
+    read_whole_table boolean DEFAULT false,
+    read_app_ids     text[]  DEFAULT '{}',
+    read_files       text[]  DEFAULT NULL,
+    through_version  bigint  DEFAULT NULL,
+    mode             text    DEFAULT NULL)
+RETURNS TABLE (
+    winning_version  bigint,
+    operation        text,
+    conflict         text,
+    path             text,
+    partition_hint   text,
+    detail           text)
+AS 'MODULE_PATHNAME', 'deltacc_conflicts'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION deltacc.conflicts(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) IS
+'Conflicts a transaction that read version read_version would hit when committing now, in the order Delta detects them (LIMIT 1 = the exception Delta raises). mode NULL = deltacc.default_mode (stats); isolation_level NULL = the table''s delta.isolationLevel, else Serializable; read_files NULL = files_for_scan(read_predicates); through_version NULL = latest.';
+
+REVOKE ALL ON FUNCTION deltacc.conflicts(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION deltacc.conflicts(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) TO pg_read_server_files;
+
+CREATE FUNCTION deltacc.explain_conflicts(
+    table_path       text,
+    read_version     bigint,
+    read_predicates  text[]  DEFAULT '{}',
+    actions          jsonb   DEFAULT '[]',
+    isolation_level  text    DEFAULT NULL,
+    read_whole_table boolean DEFAULT false,
+    read_app_ids     text[]  DEFAULT '{}',
+    read_files       text[]  DEFAULT NULL,
+    through_version  bigint  DEFAULT NULL,
+    mode             text    DEFAULT NULL)
+RETURNS TABLE (
+    winning_version  bigint,
+    "check"          text,
+    path             text,
+    decision         text,
+    reason           text)
+AS 'MODULE_PATHNAME', 'deltacc_explain_conflicts'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION deltacc.explain_conflicts(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) IS
+'Every candidate decision of the conflict check (conflict, skipped or kept) with its reason; same arguments as deltacc.conflicts.';
+
+REVOKE ALL ON FUNCTION deltacc.explain_conflicts(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION deltacc.explain_conflicts(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) TO pg_read_server_files;
+
+CREATE FUNCTION deltacc.assert_no_conflict(
+    table_path       text,
+    read_version     bigint,
+    read_predicates  text[]  DEFAULT '{}',
+    actions          jsonb   DEFAULT '[]',
+    isolation_level  text    DEFAULT NULL,
+    read_whole_table boolean DEFAULT false,
+    read_app_ids     text[]  DEFAULT '{}',
+    read_files       text[]  DEFAULT NULL,
+    through_version  bigint  DEFAULT NULL,
+    mode             text    DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'deltacc_assert_no_conflict'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) IS
+'Returns nothing when the commit would succeed; otherwise raises SQLSTATE 40001 naming the Delta exception (first conflict of deltacc.conflicts).';
+
+REVOKE ALL ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) TO pg_read_server_files;

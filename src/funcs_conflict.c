@@ -1,0 +1,477 @@
+/*-------------------------------------------------------------------------
+ *
+ * funcs_conflict.c
+ *	  SQL-callable conflict checking: deltacc.conflicts,
+ *	  deltacc.explain_conflicts, deltacc.assert_no_conflict, and the GUC
+ *	  deltacc.default_mode.
+ *
+ * All three share one driver (run_check): open the table, build the read
+ * snapshot, compile the reads, decode the loser, derive its read files
+ * (files_for_scan semantics when read_files is NULL), then check every
+ * winner read_version+1 .. through_version with the rule engine of
+ * conflict.c.  The functions only differ in what they do with the
+ * decisions.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/funcs_conflict.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "conflict.h"
+#include "log_reader.h"
+#include "loser.h"
+#include "predicate.h"
+#include "schema.h"
+#include "snapshot.h"
+
+PG_FUNCTION_INFO_V1(deltacc_conflicts);
+PG_FUNCTION_INFO_V1(deltacc_explain_conflicts);
+PG_FUNCTION_INFO_V1(deltacc_assert_no_conflict);
+
+int			deltacc_default_mode = CONFLICT_MODE_STATS;
+
+static const struct config_enum_entry mode_options[] = {
+	{"partition", CONFLICT_MODE_PARTITION, false},
+	{"stats", CONFLICT_MODE_STATS, false},
+	{NULL, 0, false}
+};
+
+/*
+ * conflict_init: define deltacc.default_mode (called from _PG_init).
+ * 'row_level' is not offered until it is supported.
+ */
+void
+conflict_init(void)
+{
+	DefineCustomEnumVariable("deltacc.default_mode",
+							 "Mode of the conflict functions when their mode argument is NULL.",
+							 "partition reproduces Delta exactly; stats adds conflict-time data skipping.",
+							 &deltacc_default_mode,
+							 CONFLICT_MODE_STATS,
+							 mode_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+/* Binding of the rule engine's ConflictReadSet to the predicate compiler. */
+typedef struct ReadBinding
+{
+	DeltaReadSet *rs;
+	char	  **texts;
+	bool		nan_ok;			/* the current winner's writer includes NaN */
+	const DeltaFileAction *cached_file;
+	DeltaFileStats *cached_stats;
+} ReadBinding;
+
+static bool
+rb_has_data_conjunct(void *ctx, int read)
+{
+	ReadBinding *rb = ctx;
+
+	return delta_read_can_skip(rb->rs, read);
+}
+
+static ReadMatch
+rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
+{
+	ReadBinding *rb = ctx;
+
+	if (rb->cached_file != file)
+	{
+		rb->cached_stats = delta_readset_decode_stats(rb->rs, file);
+		rb->cached_file = file;
+	}
+	return delta_read_stats_may_match(rb->rs, read, rb->cached_stats,
+									  rb->nan_ok, reason) ?
+		READ_MATCH_MAYBE : READ_MATCH_NO;
+}
+
+static bool
+rb_partition_match(void *ctx, int read, const DeltaFileAction *file,
+				   char **reason)
+{
+	ReadBinding *rb = ctx;
+
+	return delta_read_partition_matches(rb->rs, read, &file->pv, reason);
+}
+
+static const char *
+rb_read_text(void *ctx, int read)
+{
+	return ((ReadBinding *) ctx)->texts[read];
+}
+
+/*
+ * text_array_arg: the non-null elements of a text[] argument (NULL
+ * argument: *n = -1).  A NULL element is an error.
+ */
+static char **
+text_array_arg(FunctionCallInfo fcinfo, int argno, const char *name, int *n)
+{
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+	char	  **out;
+	int			i;
+
+	*n = -1;
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				errmsg("%s must be a one-dimensional array", name));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &nelems);
+	out = palloc(sizeof(char *) * Max(nelems, 1));
+	for (i = 0; i < nelems; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+					errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					errmsg("%s must not contain NULL elements", name));
+		out[i] = TextDatumGetCString(elems[i]);
+	}
+	*n = nelems;
+	return out;
+}
+
+/*
+ * parse_mode: the mode argument (NULL: deltacc.default_mode).
+ */
+static ConflictMode
+parse_mode(FunctionCallInfo fcinfo, int argno)
+{
+	char	   *m;
+
+	if (PG_ARGISNULL(argno))
+		return (ConflictMode) deltacc_default_mode;
+	m = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	if (strcmp(m, "partition") == 0)
+		return CONFLICT_MODE_PARTITION;
+	if (strcmp(m, "stats") == 0)
+		return CONFLICT_MODE_STATS;
+	if (strcmp(m, "row_level") == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("conflict mode \"row_level\" is not supported yet"),
+				errhint("Use mode 'partition' or 'stats'."));
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("invalid conflict mode \"%s\"", m),
+			errhint("Valid modes are 'partition', 'stats' and 'row_level'."));
+	return CONFLICT_MODE_PARTITION;	/* not reached */
+}
+
+/*
+ * run_check: the shared driver.  Arguments (positions fixed by the SQL
+ * declarations): 0 table_path, 1 read_version, 2 read_predicates,
+ * 3 actions, 4 isolation_level, 5 read_whole_table, 6 read_app_ids,
+ * 7 read_files, 8 through_version, 9 mode.  Returns every decision in
+ * Delta's detection order, allocated in CurrentMemoryContext.
+ */
+static ConflictResult *
+run_check(FunctionCallInfo fcinfo)
+{
+	char	   *table_path;
+	int64		read_version;
+	int64		through_version;
+	char	  **preds;
+	int			npreds;
+	Jsonb	   *actions_jb = NULL;
+	char	   *isolation = NULL;
+	char	  **app_ids;
+	int			napp;
+	char	  **read_files;
+	int			nread_files;
+	ConflictMode mode;
+	DeltaLog   *log;
+	DeltaSnapshot *snap;
+	DeltaSchema *schema;
+	ConflictTable table;
+	LoserTxn	loser;
+	ReadBinding rb;
+	ConflictReadSet reads;
+	ConflictResult *result;
+	const DeltaMetadata *cur_md;
+	const DeltaProtocol *cur_proto;
+	int			n_unknown = 0;
+	int			i;
+	int64		v;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("table_path must not be NULL"));
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("read_version must not be NULL"));
+	table_path = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	read_version = PG_GETARG_INT64(1);
+	preds = text_array_arg(fcinfo, 2, "read_predicates", &npreds);
+	if (npreds < 0)
+		npreds = 0;
+	if (!PG_ARGISNULL(3))
+		actions_jb = PG_GETARG_JSONB_P(3);
+	if (!PG_ARGISNULL(4))
+		isolation = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	app_ids = text_array_arg(fcinfo, 6, "read_app_ids", &napp);
+	if (napp < 0)
+		napp = 0;
+	read_files = text_array_arg(fcinfo, 7, "read_files", &nread_files);
+	mode = parse_mode(fcinfo, 9);
+
+	log = DeltaLogOpen(table_path);
+	if (read_version < 0 || read_version > log->latest_version)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("read_version %lld is out of range", (long long) read_version),
+				errdetail("The table's versions are 0 to %lld.",
+						  (long long) log->latest_version));
+	through_version = PG_ARGISNULL(8) ? log->latest_version : PG_GETARG_INT64(8);
+	if (through_version < read_version || through_version > log->latest_version)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("through_version %lld is out of range", (long long) through_version),
+				errdetail("It must lie between read_version %lld and the latest version %lld.",
+						  (long long) read_version, (long long) log->latest_version));
+
+	/* the read snapshot and its schema */
+	snap = DeltaSnapshotBuild(log, read_version);
+	schema = delta_schema_from_metadata(snap->metadata);
+	memset(&table, 0, sizeof(table));
+	table.log = log;
+	table.read_version = read_version;
+	table.metadata = snap->metadata;
+	table.protocol = snap->protocol;
+	table.n_partition_columns = schema->npartition;
+	table.partition_logical = palloc(sizeof(char *) * Max(schema->npartition, 1));
+	table.partition_physical = palloc(sizeof(char *) * Max(schema->npartition, 1));
+	for (i = 0; i < schema->npartition; i++)
+	{
+		table.partition_logical[i] = schema->partition_names[i];
+		table.partition_physical[i] = schema->partition[i] ?
+			schema->partition[i]->physical_name : schema->partition_names[i];
+	}
+	table.n_files = (int) snap->n_files;
+	{
+		DeltaFileAction *flat = palloc_extended(sizeof(DeltaFileAction) *
+												Max(snap->n_files, 1),
+												MCXT_ALLOC_HUGE);
+
+		for (i = 0; i < snap->n_files; i++)
+			flat[i] = *snap->files[i];
+		table.files = flat;
+	}
+
+	/* the reads */
+	memset(&rb, 0, sizeof(rb));
+	rb.rs = delta_readset_compile_schema(schema, npreds,
+										 (const char *const *) preds);
+	rb.texts = preds;
+	reads.n_reads = npreds;
+	reads.ctx = &rb;
+	reads.has_data_conjunct = rb_has_data_conjunct;
+	reads.stats_match = rb_stats_match;
+	reads.partition_match = rb_partition_match;
+	reads.read_text = rb_read_text;
+
+	/* the loser */
+	memset(&loser, 0, sizeof(loser));
+	if (actions_jb)
+		loser.commit = loser_decode_actions(actions_jb, &n_unknown);
+	else
+	{
+		loser.commit = palloc0(sizeof(DeltaCommit));
+		loser.commit->version = -1;
+	}
+	loser.read_whole_table = PG_ARGISNULL(5) ? false : PG_GETARG_BOOL(5);
+	loser.n_read_app_ids = napp;
+	loser.read_app_ids = app_ids;
+	if (nread_files >= 0)
+	{
+		loser.read_files_given = true;
+		loser_set_read_files(&loser, &table, nread_files, read_files, NULL);
+	}
+	else
+	{
+		/* files_for_scan(read_predicates) on the read snapshot */
+		char	  **paths = palloc_extended(sizeof(char *) * Max(snap->n_files, 1),
+											MCXT_ALLOC_HUGE);
+		const DeltaFileAction **acts =
+			palloc_extended(sizeof(DeltaFileAction *) * Max(snap->n_files, 1),
+							MCXT_ALLOC_HUGE);
+		int			n = 0;
+
+		rb.nan_ok = false;		/* unknown writers: MAX forms on floats keep */
+		for (i = 0; i < table.n_files && npreds > 0; i++)
+		{
+			const DeltaFileAction *f = &table.files[i];
+			int			r;
+
+			CHECK_FOR_INTERRUPTS();
+			for (r = 0; r < npreds; r++)
+			{
+				if (delta_read_partition_matches(rb.rs, r, &f->pv, NULL) &&
+					rb_stats_match(&rb, r, f, NULL) == READ_MATCH_MAYBE)
+				{
+					paths[n] = f->path;
+					acts[n] = f;
+					n++;
+					break;
+				}
+			}
+		}
+		loser_set_read_files(&loser, &table, n, paths, acts);
+	}
+	loser_derive(&loser, &table, npreds, isolation, n_unknown);
+
+	/* every winner, in order */
+	result = palloc0(sizeof(ConflictResult));
+	cur_md = snap->metadata;
+	cur_proto = snap->protocol;
+	for (v = read_version + 1; v <= through_version; v++)
+	{
+		DeltaCommit *winner;
+
+		CHECK_FOR_INTERRUPTS();
+		winner = DeltaLogReadCommit(log, v);
+		rb.nan_ok = winner->commit_info != NULL &&
+			delta_writer_includes_nan(winner->commit_info->engine_info);
+		rb.cached_file = NULL;
+		conflict_check_winner(&table, &loser, &reads, mode, winner,
+							  &cur_md, &cur_proto, result);
+	}
+	return result;
+}
+
+/*
+ * deltacc.conflicts(...): the conflicts Delta would raise, in order.
+ */
+Datum
+deltacc_conflicts(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ConflictResult *res;
+	int			i;
+
+#define CONFLICTS_COLS 6
+	InitMaterializedSRF(fcinfo, 0);
+	res = run_check(fcinfo);
+	for (i = 0; i < res->n; i++)
+	{
+		ConflictDecision *d = &res->rows[i];
+		Datum		values[CONFLICTS_COLS];
+		bool		nulls[CONFLICTS_COLS];
+
+		if (d->decision != DECISION_CONFLICT)
+			continue;
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = Int64GetDatum(d->winning_version);
+		values[1] = CStringGetTextDatum(d->operation);
+		values[2] = CStringGetTextDatum(d->exception);
+		if (d->path)
+			values[3] = CStringGetTextDatum(d->path);
+		else
+			nulls[3] = true;
+		if (d->partition_hint)
+			values[4] = CStringGetTextDatum(d->partition_hint);
+		else
+			nulls[4] = true;
+		values[5] = CStringGetTextDatum(d->reason);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+#undef CONFLICTS_COLS
+	return (Datum) 0;
+}
+
+/*
+ * deltacc.explain_conflicts(...): every candidate decision with its reason.
+ */
+Datum
+deltacc_explain_conflicts(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ConflictResult *res;
+	int			i;
+
+#define EXPLAIN_COLS 5
+	InitMaterializedSRF(fcinfo, 0);
+	res = run_check(fcinfo);
+	for (i = 0; i < res->n; i++)
+	{
+		ConflictDecision *d = &res->rows[i];
+		Datum		values[EXPLAIN_COLS];
+		bool		nulls[EXPLAIN_COLS];
+
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = Int64GetDatum(d->winning_version);
+		values[1] = CStringGetTextDatum(conflict_check_name(d->check));
+		if (d->path)
+			values[2] = CStringGetTextDatum(d->path);
+		else
+			nulls[2] = true;
+		values[3] = CStringGetTextDatum(conflict_decision_name(d->decision));
+		if (d->decision == DECISION_CONFLICT)
+			values[4] = CStringGetTextDatum(psprintf("%s: %s", d->exception,
+													 d->reason));
+		else
+			values[4] = CStringGetTextDatum(d->reason);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+#undef EXPLAIN_COLS
+	return (Datum) 0;
+}
+
+/*
+ * deltacc.assert_no_conflict(...): void, or ERROR 40001 naming the Delta
+ * exception Delta would raise (the first conflict).
+ */
+Datum
+deltacc_assert_no_conflict(PG_FUNCTION_ARGS)
+{
+	ConflictResult *res = run_check(fcinfo);
+	int			i;
+
+	for (i = 0; i < res->n; i++)
+	{
+		ConflictDecision *d = &res->rows[i];
+
+		if (d->decision != DECISION_CONFLICT)
+			continue;
+		ereport(ERROR,
+				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				errmsg("%s: a concurrent %s committed at version %lld conflicts with this transaction",
+					   d->exception, d->operation,
+					   (long long) d->winning_version),
+				d->path ?
+				errdetail("Operation %s, version %lld, file \"%s\"%s%s: %s",
+						  d->operation, (long long) d->winning_version,
+						  d->path,
+						  d->partition_hint ? " in partition " : "",
+						  d->partition_hint ? d->partition_hint : "",
+						  d->reason) :
+				errdetail("Operation %s, version %lld: %s",
+						  d->operation, (long long) d->winning_version,
+						  d->reason));
+	}
+	PG_RETURN_VOID();
+}
