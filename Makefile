@@ -29,6 +29,7 @@ OBJS = \
 # Install script pieces, in this order.
 SQL_PARTS = \
 	sql/parts/00_header.sql \
+	sql/parts/05_guard.sql \
 	sql/parts/10_log.sql \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
@@ -41,7 +42,7 @@ REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conforman
 REGRESS_FORMAT = deletion_vectors
 REGRESS_CHECKER = conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL = rowlevel_fixtures
-REGRESS_HOSTILE =
+REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
@@ -77,3 +78,9 @@ test/format/run_tests: $(FORMAT_SRCS) $(FORMAT_TESTS) test/format/run_tests.c te
 .PHONY: formatcheck
 formatcheck: test/format/run_tests
 	test/format/run_tests
+
+# The regression suites once against a server running under valgrind
+# (scripts/valgrind.sh says what it proves); run as root, under the lock.
+.PHONY: valgrind-check
+valgrind-check:
+	bash scripts/valgrind.sh

@@ -15,7 +15,7 @@
 //
 // Environment: the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE,
 // PGPASSWORD) as pg_virtualenv sets them; BENCH_RUNS (timed runs per
-// workload and implementation, default 5; 3 for logs over 300 MB);
+// workload and implementation, default 5; 3 for logs over 300 MB and W3);
 // BENCH_ONLY (comma-separated workload ids, e.g. W1,W2-10000); BENCH_W3_REPEAT
 // (default 50); BENCH_W3_SIZE (the W2 table W3 repeats: adds per winner, 1000); BENCH_MACHINE (free text for the results header).
 import { spawn } from 'node:child_process';
@@ -331,7 +331,7 @@ async function runWorkload(w, duck, haveDeltacc) {
 	const res = { id: w.id, title: w.title, size: w.size, repeat: w.repeat || 1, impls: {}, agree: true };
 	const bytes = w.files.reduce((s, f) => s + fs.statSync(f).size, 0);
 	res.bytes = bytes;
-	const runs = Number(process.env.BENCH_RUNS || (bytes > 300e6 ? 3 : 5));
+	const runs = Number(process.env.BENCH_RUNS || (bytes > 300e6 || w.repeat > 1 ? 3 : 5));
 	console.log(`\n== ${w.id}: ${w.title} (${(bytes / 1e6).toFixed(1)} MB of log, ${runs} runs)`);
 
 	// 1. Agreement (untimed; also warms the page cache).
@@ -431,13 +431,20 @@ function fmtMs(ms, repeat) {
 	const per = repeat > 1 ? ` (${(ms / repeat).toFixed(ms / repeat < 10 ? 2 : 1)}/check)` : '';
 	return (ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`) + per;
 }
+const shortError = (e) => e.replace(/"\/[^"]*"/g, '<table>').replace(/\|/g, '/').slice(0, 70);
 const fmtMb = (kb) => (kb == null ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 
-function report(results, machine) {
+function report(unsorted, machine) {
+	const rank = (r) => [r.id.split('-')[0], r.id.endsWith('ckpt') ? 1 : 0, r.size];
+	const results = [...unsorted].sort((a, b) => {
+		const [x, y] = [rank(a), rank(b)];
+		return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1] || x[2] - y[2];
+	});
 	const lines = [];
 	lines.push(`Machine: ${machine.cpus} x ${machine.cpu}, ${machine.mem_gb} GB RAM; ` +
 		`PostgreSQL ${machine.pg}; DuckDB ${machine.duckdb} (${machine.duck_threads} threads) ` +
-		`via @duckdb/node-api on node ${machine.node}; ${machine.date}.`);
+		`via @duckdb/node-api on node ${machine.node}; ${machine.date}.` +
+		(machine.note ? ` ${machine.note}` : ''));
 	lines.push('');
 	lines.push('| workload | deltacc | PG SQL peer | DuckDB peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');
 	lines.push('|---|---|---|---|---|---|---|---|');
@@ -446,21 +453,40 @@ function report(results, machine) {
 		const cell = (i) => {
 			const x = r.impls[i];
 			if (!x) return i === 'pg' ? 'n/a (no Parquet reader)' : 'n/a';
-			if (x.error && x.median_ms == null) return `error: ${x.error.slice(0, 60)}`;
+			if (x.error && x.median_ms == null) return `error: ${shortError(x.error)}`;
 			const ratio = d?.median_ms ? ` (${(x.median_ms / d.median_ms).toFixed(1)}x)` : '';
 			return fmtMs(x.median_ms, r.repeat) + ratio;
 		};
 		const dcell = d ? (d.median_ms != null ? fmtMs(d.median_ms, r.repeat)
-			: `error: ${(d.error || '').slice(0, 60)}`) : 'not wired yet';
+			: `error: ${shortError(d.error || '')}`) : 'not wired yet';
 		lines.push(`| ${r.title} | ${dcell} | ${cell('pg')} | ${cell('duck')} | ` +
 			`${fmtMs(r.floor_ms, 1)} (${(r.bytes / 1e6).toFixed(0)} MB) | ` +
 			`${d ? fmtMb(d.peak_kb) : '-'} / ${fmtMb(r.impls.pg?.peak_kb)} / ${fmtMb(r.impls.duck?.peak_kb)} | ` +
 			`${!r.agree ? 'NO' : r.errors.length ? `yes (${r.errors.length > 1 ? 'peers' : r.errors[0]} failed)` : 'yes'} | ${targetMet(r)} |`);
 	}
+	// Linear growth: time per 1,000 files at each size of W2 and W4.
+	const fam = {};
+	for (const r of results) {
+		const k = r.id.startsWith('W2') ? 'W2 (per 1,000 winner adds)'
+			: r.id.startsWith('W4') ? `W4 ${r.id.endsWith('ckpt') ? 'checkpoint' : 'JSON'} (per 1,000 files)` : null;
+		if (k) (fam[k] ??= []).push(r);
+	}
+	if (Object.keys(fam).length) {
+		lines.push('');
+		lines.push('Growth (ms per 1,000 files at each size; flat = linear):');
+		lines.push('');
+		lines.push('| family | sizes | deltacc | PG SQL peer | DuckDB peer |');
+		lines.push('|---|---|---|---|---|');
+		for (const [k, rs] of Object.entries(fam)) {
+			const per = (i) => rs.map((r) => (r.impls[i]?.median_ms != null
+				? (r.impls[i].median_ms / (r.size / 1000)).toFixed(2) : '-')).join(' / ');
+			lines.push(`| ${k} | ${rs.map((r) => r.size).join(' / ')} | ${per('deltacc')} | ${per('pg')} | ${per('duck')} |`);
+		}
+	}
 	lines.push('');
 	lines.push('Times are medians of interleaved runs (fresh backend / fresh DuckDB database each run); ' +
 		'(Nx) = peer time / deltacc time. W3 shows the total for the repeated checks and the time per check. ' +
-		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process, reset before each run. ' +
+		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process (node + DuckDB: about 90 MB when idle), reset before each run. ' +
 		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop.');
 	return lines.join('\n');
 }
@@ -507,4 +533,12 @@ async function main() {
 	}
 }
 
-await main();
+if (process.argv[2] === '--report') {
+	// Rewrite bench/results.md from bench/out/results.json (no run).
+	const { machine, results } = JSON.parse(fs.readFileSync(path.join(OUT, 'results.json'), 'utf8'));
+	const md = report(results, machine);
+	fs.writeFileSync(path.join(HERE, 'results.md'), `# deltacc benchmark results\n\n${md}\n`);
+	console.log(md);
+} else {
+	await main();
+}

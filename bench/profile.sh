@@ -13,7 +13,7 @@ out=$(cd "$(dirname "$0")" && pwd)/out
 mkdir -p "$out"
 app=bench-profile-$$
 PGAPPNAME=$app psql -qXAt -v ON_ERROR_STOP=1 \
-	-c "SET work_mem = '256MB'" -c "SELECT pg_sleep(1.5)" -c '\timing on' -c "$sql" \
+	-c "SET work_mem = '256MB'" -c "SET deltacc.max_log_file_bytes = '2000MB'" -c "SELECT pg_sleep(1.5)" -c '\timing on' -c "$sql" \
 	> "$out/profile.out" 2>&1 &
 client=$!
 pid=

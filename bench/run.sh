@@ -22,7 +22,8 @@
 #
 # Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
 # BENCH_W3_REPEAT, BENCH_MACHINE.  BENCH_QUICK=1 generates small tables
-# (bench/data-quick) for a smoke run.
+# (bench/data-quick) for a smoke run.  BENCH_SETUP=0 skips scripts/setup.sh
+# (packages already there; the release build below needs no install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -35,8 +36,10 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-echo "== setup (scripts/setup.sh)"
-flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+if [ "${BENCH_SETUP:-1}" = 1 ]; then
+	echo "== setup (scripts/setup.sh)"
+	flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+fi
 if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
 	echo "bench: installing nodejs and npm"
 	apt-get update -qq

@@ -67,7 +67,7 @@ fi
 # 3. pg_regress suites against a throwaway cluster.
 echo "== regression tests"
 chmod -R a+rX "$ROOT/test" 2>/dev/null || true
-pg_virtualenv -v "${PG_MAJOR:-15}" \
+pg_virtualenv -t -v "${PG_MAJOR:-15}" \
 	make -s PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin/pg_config}" installcheck \
 	> "$LOG/regress.out" 2>&1
 grep -E '\.\.\. (ok|FAILED|failed)' "$LOG/regress.out" || true

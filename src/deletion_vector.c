@@ -204,12 +204,21 @@ read_stored_bitmap(const DeltaDVLocation *loc, const DeltaDV *dv,
 	Size		got;
 	DvError		err;
 
-	fd = OpenTransientFile(loc->abs_path, O_RDONLY | PG_BINARY);
+	/*
+	 * O_NONBLOCK: opening a FIFO planted in the table must not block the
+	 * backend beyond the reach of cancel; the S_ISREG check below then
+	 * refuses it.  (No effect on regular files.)
+	 */
+	fd = OpenTransientFile(loc->abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(code),
 				errmsg("could not open deletion vector file \"%s\": %m",
 					   loc->display_path));
+	}
 	if (fstat(fd, &st) < 0)
 		ereport(ERROR,
 				errcode_for_file_access(),

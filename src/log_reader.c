@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -55,6 +56,42 @@ log_reader_init(void)
 							PGC_SUSET,
 							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
+}
+
+/*
+ * The SQLSTATE for a failed open/stat of a file in a Delta table, given
+ * its errno.  Like errcode_for_file_access(), except that the errnos it
+ * leaves at XX000 (internal error) get a real class: a symlink loop or a
+ * device planted in a table is bad input, not a bug.  Take it before
+ * ereport (which forbids errno in its arguments); it leaves errno alone,
+ * so %m still reports the failure.
+ */
+int
+DeltaFileErrcode(int err)
+{
+	switch (err)
+	{
+		case EPERM:
+		case EACCES:
+		case EROFS:
+			return ERRCODE_INSUFFICIENT_PRIVILEGE;
+		case ENOENT:
+			return ERRCODE_UNDEFINED_FILE;
+		case ENOTDIR:
+		case EISDIR:
+		case ELOOP:
+		case ENXIO:
+		case ENODEV:
+			return ERRCODE_WRONG_OBJECT_TYPE;
+		case ENAMETOOLONG:
+			return ERRCODE_NAME_TOO_LONG;
+		case ENFILE:
+		case EMFILE:
+		case ENOMEM:
+			return ERRCODE_INSUFFICIENT_RESOURCES;
+		default:
+			return ERRCODE_IO_ERROR;
+	}
 }
 
 /*
@@ -133,11 +170,20 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 	if (max_bytes == 0)
 		max_bytes = (Size) deltacc_max_log_file_bytes;
 
-	fd = OpenTransientFile(abs_path, O_RDONLY | PG_BINARY);
+	/*
+	 * O_NONBLOCK: opening a FIFO planted in the table must not block the
+	 * backend beyond the reach of cancel; the S_ISREG check below then
+	 * refuses it.  (No effect on regular files.)
+	 */
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(code),
 				errmsg("could not open Delta log file \"%s\": %m", display_name));
+	}
 	if (fstat(fd, &st) < 0)
 		ereport(ERROR,
 				errcode_for_file_access(),
@@ -456,9 +502,13 @@ DeltaLogOpen(const char *table_path)
 	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
 		if (stat(log->table_path, &st) != 0)
+		{
+			int			code = DeltaFileErrcode(errno);
+
 			ereport(ERROR,
-					errcode_for_file_access(),
+					errcode(code),
 					errmsg("could not access Delta table \"%s\": %m", table_path));
+		}
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_FILE),
 				errmsg("\"%s\" is not a Delta table", table_path),

@@ -78,6 +78,14 @@ extern int	deltacc_max_log_file_bytes;
 extern void log_reader_init(void);
 
 /*
+ * SQLSTATE for a failed open/stat of a table file from its errno: like
+ * errcode_for_file_access() but never XX000 (ELOOP, ENXIO, ... are bad
+ * input).  Take it before ereport: code = DeltaFileErrcode(errno), then
+ * errcode(code); errno is left alone for %m.
+ */
+extern int	DeltaFileErrcode(int err);
+
+/*
  * ERROR (ERRCODE_INSUFFICIENT_PRIVILEGE) unless the current user has the
  * privileges of pg_read_server_files.  Every file-reading SQL function calls
  * this (DeltaLogOpen does it too).

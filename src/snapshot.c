@@ -87,10 +87,18 @@ DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b)
 	return strcmp(a->dv->unique_id, b->dv->unique_id);
 }
 
-/* qsort comparator over DeltaFileAction pointers. */
+/*
+ * qsort comparator over DeltaFileAction pointers.  Sorting a million-file
+ * snapshot takes seconds, so it checks for interrupts every 64k
+ * comparisons: pg_qsort holds no resources, an ERROR may leave it.
+ */
 static int
 cmp_file_ptr(const void *a, const void *b)
 {
+	static uint32 ncalls = 0;
+
+	if ((++ncalls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
 	return DeltaFileKeyCompare(*(DeltaFileAction *const *) a,
 							   *(DeltaFileAction *const *) b);
 }
