@@ -22,7 +22,7 @@
 #
 # Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
 # BENCH_W3_REPEAT, BENCH_MACHINE.  BENCH_QUICK=1 generates small tables
-# (bench/data-quick) for a smoke run.  BENCH_SETUP=0 skips scripts/setup.sh
+# (bench/data-quick) for a smoke run, reported in bench/out/results-quick.md.  BENCH_SETUP=0 skips scripts/setup.sh
 # (packages already there; the release build below needs no install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +38,7 @@ fi
 
 if [ "${BENCH_SETUP:-1}" = 1 ]; then
 	echo "== setup (scripts/setup.sh)"
-	flock /tmp/deltacc-pg.lock bash scripts/setup.sh
+	flock -o /tmp/deltacc-pg.lock bash scripts/setup.sh
 fi
 if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
 	echo "bench: installing nodejs and npm"
@@ -52,7 +52,7 @@ fi
 echo "== data (bench/gen.py)"
 if [ "${BENCH_QUICK:-}" = 1 ]; then
 	DATA=$ROOT/bench/data-quick
-	export BENCH_W3_SIZE=${BENCH_W3_SIZE:-100} BENCH_RUNS=${BENCH_RUNS:-3}
+	export BENCH_W3_SIZE=${BENCH_W3_SIZE:-100} BENCH_RUNS=${BENCH_RUNS:-3} BENCH_QUICK
 	python3 bench/gen.py --quick --out "$DATA"
 else
 	DATA=$ROOT/bench/data

@@ -137,12 +137,13 @@ DeltaDVLocate(const DeltaLog *log, const DeltaDV *dv, DeltaDVLocation *loc)
 			{
 				char	   *path = palloc(len + 1);
 
-				if (strncmp(dv->path_or_inline, "file:", 5) != 0)
+				if (strncmp(dv->path_or_inline, "file:", 5) != 0 &&
+					dv->path_or_inline[0] != '/')
 					ereport(ERROR,
 							errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 							errmsg("unsupported deletion vector location \"%s\"",
 								   dv->path_or_inline),
-							errdetail("Only absolute file: URIs can be read."));
+							errdetail("Only absolute file: URIs and absolute paths can be read."));
 				if (!dv_uri_to_path(dv->path_or_inline, len, path, len + 1, &err))
 					dv_report(&err);
 				loc->abs_path = path;

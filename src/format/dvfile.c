@@ -89,6 +89,9 @@ dv_uri_to_path(const char *uri, size_t len, char *out, size_t outsize,
 	else if (len >= 6 && strncmp(uri, "file:/", 6) == 0 &&
 			 (len == 6 || uri[6] != '/'))
 		i = 5;
+	else if (len >= 1 && uri[0] == '/' && (len == 1 || uri[1] != '/'))
+		i = 0;					/* a scheme-less absolute URI: the local file
+								 * system, as Hadoop's Path resolves it here */
 	else
 		return dv_fail(err, 0, "deletion vector path is not an absolute file: URI");
 

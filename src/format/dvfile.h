@@ -49,7 +49,8 @@ extern bool dv_relative_path(const char *path_or_inline, size_t len,
 
 /*
  * Local file path of a "p" descriptor: an absolute "file:" URI
- * ("file:/a/b", "file:///a/b" or "file://localhost/a/b"), percent-decoded.
+ * ("file:/a/b", "file:///a/b" or "file://localhost/a/b") or a scheme-less
+ * absolute one ("/a/b"), percent-decoded.
  * Other schemes, relative or empty paths, bad escapes and %00 are errors.
  * 'out' receives a NUL-terminated string of at most outsize-1 bytes.
  */

@@ -744,7 +744,10 @@ UNIT_TEST(dv_uri_paths)
 	UNIT_CHECK(strcmp(out, "/tmp/x.bin") == 0);
 	UNIT_CHECK(!dv_uri_to_path("s3://bucket/x.bin", 17, out, sizeof(out), &err));
 	UNIT_CHECK(!dv_uri_to_path("file://host/x.bin", 17, out, sizeof(out), &err));
-	UNIT_CHECK(!dv_uri_to_path("/tmp/x.bin", 10, out, sizeof(out), &err));
+	UNIT_CHECK(dv_uri_to_path("/tmp/x%2Fy.bin", 14, out, sizeof(out), &err));
+	UNIT_CHECK(strcmp(out, "/tmp/x/y.bin") == 0);
+	UNIT_CHECK(!dv_uri_to_path("//host/x.bin", 12, out, sizeof(out), &err));
+	UNIT_CHECK(!dv_uri_to_path("tmp/x.bin", 9, out, sizeof(out), &err));
 	UNIT_CHECK(!dv_uri_to_path("file:/tmp/%00", 13, out, sizeof(out), &err));
 	UNIT_CHECK(!dv_uri_to_path("file:/tmp/%4", 12, out, sizeof(out), &err));
 	UNIT_CHECK(!dv_uri_to_path("file:/", 6, out, sizeof(out), &err));

@@ -31,17 +31,17 @@ for h in "$@"; do
 		-malloc_limit_mb=512 -print_final_stats=1 $opts \
 		-artifact_prefix="crashes/$h/" "corpus-work/$h" "seeds/$h" > "$log" 2>&1
 	rc=$?
-	execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-	cov=$(grep -E '^#[0-9]+' "$log" | grep -oE 'cov: [0-9]+' | tail -1 | awk '{print $2}')
-	ft=$(grep -E '^#[0-9]+' "$log" | grep -oE 'ft: [0-9]+' | tail -1 | awk '{print $2}')
+	execs=$(grep -aE '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+	cov=$(grep -aE '^#[0-9]+' "$log" | grep -oE 'cov: [0-9]+' | tail -1 | awk '{print $2}')
+	ft=$(grep -aE '^#[0-9]+' "$log" | grep -oE 'ft: [0-9]+' | tail -1 | awk '{print $2}')
 	corp=$(ls "corpus-work/$h" | wc -l)
 	if [ "$rc" -eq 0 ]; then
 		echo "fuzz_$h: ok, ${execs:-?} executions in ${secs} s, cov ${cov:-?} edges, ft ${ft:-?} features, corpus $corp"
 		passed=$((passed + 1))
 	else
 		echo "fuzz_$h: FAILED (exit $rc) after ${execs:-?} executions"
-		grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -20
-		for f in $(grep -oE "crashes/$h/[^ ]+" "$log" | sort -u); do
+		grep -aE 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -20
+		for f in $(grep -aoE "crashes/$h/[^ ]+" "$log" | sort -u); do
 			echo "  crash input $f ($(wc -c < "$f") bytes):"
 			od -A d -t x1 "$f" | head -8 | sed 's/^/    /'
 		done

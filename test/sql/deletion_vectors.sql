@@ -24,69 +24,89 @@ SELECT storage_type, "offset", cardinality, row_indexes FROM deltacc.deletion_ve
   jsonb_build_object('storageType', 'p', 'pathOrInlineDv',
     'file://' || :'t' || '/deletion_vector_00000000-0000-4000-8000-000000000001.bin',
     'offset', 1, 'sizeInBytes', 36, 'cardinality', 2));
+-- a scheme-less absolute path is a local file too
+SELECT storage_type, "offset", cardinality, row_indexes FROM deltacc.deletion_vector(:'t',
+  jsonb_build_object('storageType', 'p', 'pathOrInlineDv',
+    :'t' || '/deletion_vector_00000000-0000-4000-8000-000000000001.bin',
+    'offset', 45, 'sizeInBytes', 68, 'cardinality', 4));
 -- cardinality 0: never loaded (Delta does not read empty DVs)
 SELECT * FROM deltacc.deletion_vector(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00009","offset":1,"sizeInBytes":0,"cardinality":0}');
 
 -- ============ corrupt fixtures: each a clean ERROR with an errcode ============
-\set VERBOSITY verbose
+-- dv_err shows SQLSTATE, message, detail and the first context line
+CREATE FUNCTION pg_temp.dv_err(t text, d jsonb) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  st text; msg text; det text; ctx text;
+BEGIN
+  PERFORM deltacc.deletion_vector(t, d);
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
+    det = PG_EXCEPTION_DETAIL, ctx = PG_EXCEPTION_CONTEXT;
+  ctx := split_part(ctx, E'\n', 1);
+  RETURN st || ': ' || msg || coalesce(E'\n  ' || nullif(det, ''), '') ||
+    CASE WHEN ctx LIKE 'PL/pgSQL%' OR ctx LIKE 'SQL statement%' THEN '' ELSE E'\n  (' || ctx || ')' END;
+END $$;
 -- bad CRC
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00002","offset":1,"sizeInBytes":36,"cardinality":2}');
 -- bad magic (CRC valid)
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00003","offset":1,"sizeInBytes":36,"cardinality":2}');
 -- bad format version byte
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00004","offset":1,"sizeInBytes":36,"cardinality":2}');
 -- truncated file
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00005","offset":1,"sizeInBytes":36,"cardinality":2}');
 -- bogus container count (CRC valid)
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00006","offset":1,"sizeInBytes":36,"cardinality":2}');
 -- offset past the end of the file
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00001","offset":1000,"sizeInBytes":36,"cardinality":2}');
 -- offset inside the file but not at a frame (reads the wrong size word)
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00001","offset":2,"sizeInBytes":36,"cardinality":2}');
 -- size mismatch
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00001","offset":1,"sizeInBytes":35,"cardinality":2}');
 -- cardinality mismatch
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00001","offset":1,"sizeInBytes":36,"cardinality":3}');
 -- inline: cardinality mismatch, wrong length, bad character
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"i","pathOrInlineDv":"^Bg9^0SSi20000000000iXQKl0SSi2000310rr917YTKo8#]%s0@@G8POrEE0025l0003100000000Mg000l7","sizeInBytes":68,"cardinality":5}');
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"i","pathOrInlineDv":"^Bg9^0SSi20000000000","sizeInBytes":68,"cardinality":4}');
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"i","pathOrInlineDv":"^Bg9^0SSi2000000000~","sizeInBytes":16,"cardinality":4}');
 -- PROTOCOL.md's inline example is big-endian (reference §4.5): refused
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"i","pathOrInlineDv":"wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L","sizeInBytes":40,"cardinality":6}');
 -- missing file, hostile prefix, unknown storage type, other URI schemes
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00009","offset":1,"sizeInBytes":36,"cardinality":2}');
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"..00000002m:Fb/MH00001","offset":1,"sizeInBytes":36,"cardinality":2}');
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"r","pathOrInlineDv":"x.bin","offset":1,"sizeInBytes":36,"cardinality":2}');
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"p","pathOrInlineDv":"s3://bucket/x.bin","offset":1,"sizeInBytes":36,"cardinality":2}');
+SELECT pg_temp.dv_err(:'t',
+  '{"storageType":"p","pathOrInlineDv":"x.bin","offset":1,"sizeInBytes":36,"cardinality":2}');
 -- malformed descriptors
-SELECT cardinality FROM deltacc.deletion_vector(:'t', '[1]');
-SELECT cardinality FROM deltacc.deletion_vector(:'t', '{"storageType":"u","pathOrInlineDv":"x"}');
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t', '[1]');
+SELECT pg_temp.dv_err(:'t', '{"storageType":"u","pathOrInlineDv":"x"}');
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00001","offset":1,"sizeInBytes":-1,"cardinality":2}');
 -- the size limit
 SET deltacc.max_deletion_vector_bytes = 64;
-SELECT cardinality FROM deltacc.deletion_vector(:'t',
+SELECT pg_temp.dv_err(:'t',
   '{"storageType":"u","pathOrInlineDv":"00000002m:Fb/MH00001","offset":45,"sizeInBytes":68,"cardinality":4}');
 RESET deltacc.max_deletion_vector_bytes;
-\set VERBOSITY default
 
 -- ============ privileges ============
 \set VERBOSITY terse
