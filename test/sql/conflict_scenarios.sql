@@ -313,7 +313,7 @@ SELECT deltacc.assert_no_conflict(pg_temp.tbl('unpart'), 5, read_app_ids => '{t1
 \set VERBOSITY default
 
 -- ======================= bad arguments =====================================
-:C(pg_temp.tbl('unpart'), 0, mode => 'row_level');  -- ERROR
+:C(pg_temp.tbl('unpart'), 0, mode => 'row_level');  -- accepted (row_level mode, src/rowlevel.c)
 :C(pg_temp.tbl('unpart'), 0, mode => 'fast');  -- ERROR
 :C(pg_temp.tbl('unpart'), 0, isolation_level => 'ReadCommitted');  -- ERROR
 :C(pg_temp.tbl('unpart'), 0, actions => '{"add":{}}');  -- ERROR
@@ -326,7 +326,7 @@ SELECT deltacc.assert_no_conflict(pg_temp.tbl('unpart'), 5, read_app_ids => '{t1
 -- the GUC: default mode
 SHOW deltacc.default_mode;
 SET deltacc.default_mode = 'partition';
-SET deltacc.default_mode = 'row_level';  -- ERROR
+SET deltacc.default_mode = 'row_level';  -- accepted
 RESET deltacc.default_mode;
 -- privileges: a role without pg_read_server_files may not call them
 CREATE ROLE regress_conflict_nopriv;
