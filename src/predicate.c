@@ -2125,3 +2125,19 @@ delta_writer_includes_nan(const char *engine_info)
 		return true;
 	return false;
 }
+
+/*
+ * delta_read_row_references: see predicate.h (added for src/rowlevel.c).
+ */
+bool
+delta_read_row_references(const DeltaReadSet *rs, int read, bool *refs)
+{
+	const ReadInfo *ri;
+
+	Assert(read >= 0 && read < rs->nreads);
+	ri = &rs->reads[read];
+	if (ri->row_expr == NULL)
+		return false;
+	collect_vars((Node *) ri->row_expr, refs);
+	return true;
+}
