@@ -200,6 +200,8 @@ add_decision(ConflictResult *result, int64 version, const char *operation,
 {
 	ConflictDecision *d;
 
+	if (result->conflicts_only && decision != DECISION_CONFLICT)
+		return;
 	if (result->n == result->cap)
 	{
 		result->cap = result->cap == 0 ? 16 : result->cap * 2;
@@ -669,7 +671,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 				r;
 	const DeltaFileAction **adds;
 	bool		winner_blind;
-	const char *not_candidate = NULL;
+	char	   *not_candidate = NULL;
 	bool	   *survives;
 	char	  **stats_reason;
 	bool		stats_tier = false;
@@ -695,18 +697,20 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 
 	/* candidate choice */
 	if (loser->is_backfill)
-		not_candidate = "this transaction is a row-tracking backfill, which skips the added-files check";
+		not_candidate = pstrdup("this transaction is a row-tracking backfill, which skips the added-files check");
 	else if (winner->commit_info && winner->commit_info->operation &&
 			 (strcmp(winner->commit_info->operation, "ROW TRACKING BACKFILL") == 0 ||
 			  strcmp(winner->commit_info->operation, "ROW TRACKING UNBACKFILL") == 0))
-		not_candidate = "the winner is a row-tracking backfill, which skips the added-files check";
+		not_candidate = pstrdup("the winner is a row-tracking backfill, which skips the added-files check");
 	else if (loser->isolation == DELTA_ISO_SNAPSHOT)
-		not_candidate = "this transaction runs at SnapshotIsolation, which does not check added files";
+		not_candidate = psprintf("this transaction runs at SnapshotIsolation, which does not check added files (%s)",
+								 loser->isolation_reason);
 	else if (loser->isolation == DELTA_ISO_WRITE_SERIALIZABLE &&
 			 loser->commit->metadata == NULL && winner_blind)
-		not_candidate = "the winner is a blind append and this transaction runs at WriteSerializable";
+		not_candidate = psprintf("the winner is a blind append and this transaction runs at WriteSerializable (%s)",
+								 loser->isolation_reason);
 	else if (loser->is_blind_append)
-		not_candidate = "this transaction is a blind append";
+		not_candidate = pstrdup("this transaction is a blind append");
 
 	if (not_candidate)
 	{
@@ -759,15 +763,19 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			{
 				char	   *reason = NULL;
 
-				if (reads->stats_match(reads->ctx, r, adds[i], &reason) ==
+				if (reads->stats_match(reads->ctx, r, adds[i],
+									   result->conflicts_only ? NULL : &reason) ==
 					READ_MATCH_MAYBE)
 				{
 					keep = true;
+					/* a survivor conflicts: now its reason is worth building */
+					if (result->conflicts_only)
+						(void) reads->stats_match(reads->ctx, r, adds[i], &reason);
 					resetStringInfo(&why);
 					appendStringInfo(&why, "kept: read %d: %s", r + 1,
 									 reason ? reason : "statistics cannot rule it out");
 				}
-				else
+				else if (!result->conflicts_only)
 					appendStringInfo(&why, "%sread %d: %s",
 									 why.len ? "; " : "skipped: ", r + 1,
 									 reason ? reason : "statistics rule it out");
@@ -832,7 +840,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 		if (no_stats_tier)
 			prefix = psprintf("kept: %s; ", no_stats_tier);
-		if (stats_tier)
+		if (stats_tier && !result->conflicts_only)
 			add_decision(result, winner->version, op, CHECK_APPEND,
 						 survives[i] ? DECISION_KEPT : DECISION_SKIPPED,
 						 NULL, adds[i]->path, NULL,
@@ -840,7 +848,8 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		if (!survives[i])
 			continue;
 		if (stats_tier)
-			prefix = pstrdup("");
+			prefix = result->conflicts_only ?
+				psprintf("%s; ", stats_reason[i]) : pstrdup("");
 		if (loser->read_whole_table)
 			add_decision(result, winner->version, op, CHECK_APPEND,
 						 DECISION_CONFLICT, EXC_APPEND, adds[i]->path, hint,

@@ -139,7 +139,7 @@ typedef struct LoserTxn
 	bool		is_blind_append;
 	DeltaIsolationLevel table_level;	/* before the downgrade */
 	DeltaIsolationLevel isolation;	/* the level the check runs at */
-	char	   *isolation_reason;	/* one sentence */
+	char	   *isolation_reason;	/* where the level came from (a phrase) */
 	bool		has_data_change;	/* some file action has dataChange */
 	bool		has_incompatible_actions;	/* blocks the downgrade */
 	bool		is_backfill;	/* ROW TRACKING (UN)BACKFILL */
@@ -168,6 +168,8 @@ typedef struct ConflictDecision
 
 typedef struct ConflictResult
 {
+	bool		conflicts_only; /* keep only DECISION_CONFLICT rows and
+								 * skip building the reasons of others */
 	int			n;
 	int			cap;
 	ConflictDecision *rows;

@@ -186,7 +186,7 @@ parse_mode(FunctionCallInfo fcinfo, int argno)
  * Delta's detection order, allocated in CurrentMemoryContext.
  */
 static ConflictResult *
-run_check(FunctionCallInfo fcinfo)
+run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 {
 	char	   *table_path;
 	int64		read_version;
@@ -345,6 +345,7 @@ run_check(FunctionCallInfo fcinfo)
 
 	/* every winner, in order */
 	result = palloc0(sizeof(ConflictResult));
+	result->conflicts_only = conflicts_only;
 	cur_md = snap->metadata;
 	cur_proto = snap->protocol;
 	for (v = read_version + 1; v <= through_version; v++)
@@ -374,7 +375,7 @@ deltacc_conflicts(PG_FUNCTION_ARGS)
 
 #define CONFLICTS_COLS 6
 	InitMaterializedSRF(fcinfo, 0);
-	res = run_check(fcinfo);
+	res = run_check(fcinfo, true);
 	for (i = 0; i < res->n; i++)
 	{
 		ConflictDecision *d = &res->rows[i];
@@ -414,7 +415,7 @@ deltacc_explain_conflicts(PG_FUNCTION_ARGS)
 
 #define EXPLAIN_COLS 5
 	InitMaterializedSRF(fcinfo, 0);
-	res = run_check(fcinfo);
+	res = run_check(fcinfo, false);
 	for (i = 0; i < res->n; i++)
 	{
 		ConflictDecision *d = &res->rows[i];
@@ -447,7 +448,7 @@ deltacc_explain_conflicts(PG_FUNCTION_ARGS)
 Datum
 deltacc_assert_no_conflict(PG_FUNCTION_ARGS)
 {
-	ConflictResult *res = run_check(fcinfo);
+	ConflictResult *res = run_check(fcinfo, true);
 	int			i;
 
 	for (i = 0; i < res->n; i++)
