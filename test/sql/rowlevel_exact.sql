@@ -102,3 +102,11 @@ SELECT deltacc.assert_no_conflict(:'d' || '/exact', 0, ARRAY['id % 2 = 0'],
 SET deltacc.default_mode = 'row_level';
 SELECT pg_temp.verdict(:'d' || '/exact', 0, ARRAY['id % 2 = 1'], 1, NULL);
 RESET deltacc.default_mode;
+
+-- The README's demo: why row_level reports only odd-1100.parquet
+SELECT winning_version AS v, "check", path, decision, reason
+FROM deltacc.explain_conflicts(:'d' || '/exact', 0, ARRAY['id % 2 = 1 AND id < 1150'],
+  '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]',
+  mode => 'row_level')
+WHERE "check" = 'added_files'
+ORDER BY 1, 3, 4;
