@@ -24,6 +24,7 @@ OBJS = \
 	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
 	src/conflict.o src/loser.o src/funcs_conflict.o \
 	src/deletion_vector.o \
+	src/checkpoint.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
@@ -39,7 +40,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
-REGRESS_FORMAT = deletion_vectors
+REGRESS_FORMAT = deletion_vectors checkpoints
 REGRESS_CHECKER = conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL =
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_limits hostile_privileges hostile_search_path hostile_teardown

@@ -15,6 +15,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "checkpoint.h"
 #include "compat.h"
 #include "deletion_vector.h"
 #include "deltacc.h"
@@ -35,5 +36,6 @@ _PG_init(void)
 	log_reader_init();
 	conflict_init();
 	deletion_vector_init();
+	checkpoint_init();
 	MarkGUCPrefixReserved("deltacc");
 }
