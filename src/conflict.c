@@ -29,6 +29,7 @@
 
 #include "conflict.h"
 #include "log_reader.h"
+#include "rowlevel.h"
 
 static void add_decision(ConflictResult *result, int64 version,
 						 const char *operation, ConflictCheck check,
@@ -60,6 +61,7 @@ static void check_append(const ConflictTable *table, LoserTxn *loser,
 						 const DeltaCommit *winner, const char *op,
 						 ConflictResult *result);
 static void check_delete_read(const ConflictTable *table, LoserTxn *loser,
+							  const ConflictReadSet *reads, ConflictMode mode,
 							  const DeltaCommit *winner, const char *op,
 							  ConflictResult *result);
 static void check_delete_delete(const ConflictTable *table, LoserTxn *loser,
@@ -198,6 +200,8 @@ add_decision(ConflictResult *result, int64 version, const char *operation,
 {
 	ConflictDecision *d;
 
+	if (result->conflicts_only && decision != DECISION_CONFLICT)
+		return;
 	if (result->n == result->cap)
 	{
 		result->cap = result->cap == 0 ? 16 : result->cap * 2;
@@ -667,7 +671,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 				r;
 	const DeltaFileAction **adds;
 	bool		winner_blind;
-	const char *not_candidate = NULL;
+	char	   *not_candidate = NULL;
 	bool	   *survives;
 	char	  **stats_reason;
 	bool		stats_tier = false;
@@ -693,18 +697,20 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 
 	/* candidate choice */
 	if (loser->is_backfill)
-		not_candidate = "this transaction is a row-tracking backfill, which skips the added-files check";
+		not_candidate = pstrdup("this transaction is a row-tracking backfill, which skips the added-files check");
 	else if (winner->commit_info && winner->commit_info->operation &&
 			 (strcmp(winner->commit_info->operation, "ROW TRACKING BACKFILL") == 0 ||
 			  strcmp(winner->commit_info->operation, "ROW TRACKING UNBACKFILL") == 0))
-		not_candidate = "the winner is a row-tracking backfill, which skips the added-files check";
+		not_candidate = pstrdup("the winner is a row-tracking backfill, which skips the added-files check");
 	else if (loser->isolation == DELTA_ISO_SNAPSHOT)
-		not_candidate = "this transaction runs at SnapshotIsolation, which does not check added files";
+		not_candidate = psprintf("this transaction runs at SnapshotIsolation, which does not check added files (%s)",
+								 loser->isolation_reason);
 	else if (loser->isolation == DELTA_ISO_WRITE_SERIALIZABLE &&
 			 loser->commit->metadata == NULL && winner_blind)
-		not_candidate = "the winner is a blind append and this transaction runs at WriteSerializable";
+		not_candidate = psprintf("the winner is a blind append and this transaction runs at WriteSerializable (%s)",
+								 loser->isolation_reason);
 	else if (loser->is_blind_append)
-		not_candidate = "this transaction is a blind append";
+		not_candidate = pstrdup("this transaction is a blind append");
 
 	if (not_candidate)
 	{
@@ -724,7 +730,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 	stats_reason = palloc0(sizeof(char *) * nadd);
 	for (i = 0; i < nadd; i++)
 		survives[i] = true;
-	if (mode == CONFLICT_MODE_STATS)
+	if (mode != CONFLICT_MODE_PARTITION)
 	{
 		if (loser->read_whole_table)
 			no_stats_tier = "this transaction read the whole table, which disables statistics skipping";
@@ -757,15 +763,19 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			{
 				char	   *reason = NULL;
 
-				if (reads->stats_match(reads->ctx, r, adds[i], &reason) ==
+				if (reads->stats_match(reads->ctx, r, adds[i],
+									   result->conflicts_only ? NULL : &reason) ==
 					READ_MATCH_MAYBE)
 				{
 					keep = true;
+					/* a survivor conflicts: now its reason is worth building */
+					if (result->conflicts_only)
+						(void) reads->stats_match(reads->ctx, r, adds[i], &reason);
 					resetStringInfo(&why);
 					appendStringInfo(&why, "kept: read %d: %s", r + 1,
 									 reason ? reason : "statistics cannot rule it out");
 				}
-				else
+				else if (!result->conflicts_only)
 					appendStringInfo(&why, "%sread %d: %s",
 									 why.len ? "; " : "skipped: ", r + 1,
 									 reason ? reason : "statistics rule it out");
@@ -773,6 +783,18 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			survives[i] = keep;
 			stats_reason[i] = why.data;
 		}
+	}
+
+	/*
+	 * row_level (src/rowlevel.c): merge-on-read re-add exclusion and the
+	 * value-exact tier may rule out more candidates, with per-file reasons.
+	 */
+	if (mode == CONFLICT_MODE_ROW_LEVEL &&
+		rowlevel_filter_added(table, loser, reads, winner, nadd, adds,
+							  survives, stats_reason))
+	{
+		stats_tier = true;
+		no_stats_tier = NULL;
 	}
 
 	/* the tail: partition filter, whole table, unpartitioned */
@@ -818,7 +840,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 		if (no_stats_tier)
 			prefix = psprintf("kept: %s; ", no_stats_tier);
-		if (stats_tier)
+		if (stats_tier && !result->conflicts_only)
 			add_decision(result, winner->version, op, CHECK_APPEND,
 						 survives[i] ? DECISION_KEPT : DECISION_SKIPPED,
 						 NULL, adds[i]->path, NULL,
@@ -826,7 +848,8 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		if (!survives[i])
 			continue;
 		if (stats_tier)
-			prefix = pstrdup("");
+			prefix = result->conflicts_only ?
+				psprintf("%s; ", stats_reason[i]) : pstrdup("");
 		if (loser->read_whole_table)
 			add_decision(result, winner->version, op, CHECK_APPEND,
 						 DECISION_CONFLICT, EXC_APPEND, adds[i]->path, hint,
@@ -877,6 +900,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
  */
 static void
 check_delete_read(const ConflictTable *table, LoserTxn *loser,
+				  const ConflictReadSet *reads, ConflictMode mode,
 				  const DeltaCommit *winner, const char *op,
 				  ConflictResult *result)
 {
@@ -885,8 +909,13 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 	int			first_row = result->n;
 	int			nrem = 0;
 	int		   *hit;
+	bool	   *rl_skip;
+	char	  **rl_reason;
+	int64		rl_budget = 0;
 
 	hit = palloc(sizeof(int) * Max(winner->n_files, 1));
+	rl_skip = palloc0(sizeof(bool) * Max(winner->n_files, 1));
+	rl_reason = palloc0(sizeof(char *) * Max(winner->n_files, 1));
 	for (i = 0; i < winner->n_files; i++)
 	{
 		const DeltaFileAction *f = &winner->files[i];
@@ -898,7 +927,12 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		nrem++;
 		hit[i] = find_sorted(loser->read_file_norm, loser->n_read_files,
 							 conflict_normalize_path(table, f->path));
-		if (hit[i] >= 0 && pick < 0)
+		/* row_level (src/rowlevel.c): did a removed row match a read? */
+		if (hit[i] >= 0 && mode == CONFLICT_MODE_ROW_LEVEL)
+			rl_skip[i] = rowlevel_delete_read_skips(table, loser, reads, winner, f,
+													loser->read_file_action[hit[i]],
+													&rl_budget, &rl_reason[i]);
+		if (hit[i] >= 0 && !rl_skip[i] && pick < 0)
 			pick = i;
 	}
 	if (nrem == 0)
@@ -919,7 +953,13 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		if (f->kind != DELTA_FILE_REMOVE)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		if (hit[i] >= 0)
+		if (hit[i] >= 0 && rl_skip[i])
+			add_decision(result, winner->version, op, CHECK_DELETE_READ,
+						 DECISION_SKIPPED, NULL, f->path, NULL,
+						 psprintf("The winner removed a file this transaction read, but no removed row matches: %s.",
+								  rl_reason[i]),
+						 rank);
+		else if (hit[i] >= 0)
 		{
 			const DeltaFileAction *rf = loser->read_file_action[hit[i]];
 			char	   *hint;
@@ -928,6 +968,9 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 			hint = conflict_partition_hint(table, rf ? &rf->pv : &f->pv);
 			add_decision(result, winner->version, op, CHECK_DELETE_READ,
 						 DECISION_CONFLICT, EXC_DELETE_READ, f->path, hint,
+						 rl_reason[i] ?
+						 psprintf("The winner removed a file this transaction read; %s.",
+								  rl_reason[i]) :
 						 pstrdup("The winner removed a file this transaction read."),
 						 rank);
 		}
@@ -1118,7 +1161,7 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 	check_domains(winner, loser, op, result);
 	check_txns(winner, loser, op, result);
 	check_append(table, loser, reads, mode, winner, op, result);
-	check_delete_read(table, loser, winner, op, result);
+	check_delete_read(table, loser, reads, mode, winner, op, result);
 	check_delete_delete(table, loser, winner, op, result);
 }
 

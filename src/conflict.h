@@ -34,7 +34,8 @@ typedef enum ConflictMode
 {
 	CONFLICT_MODE_PARTITION,	/* upstream Delta, exactly */
 	CONFLICT_MODE_STATS,		/* + seed 1: per-read stats skipping */
-	CONFLICT_MODE_ROW_LEVEL		/* not supported yet */
+	CONFLICT_MODE_ROW_LEVEL		/* + value-exact tier, row-level delete/read
+								 * and re-add exclusion (src/rowlevel.c) */
 } ConflictMode;
 
 typedef enum DeltaIsolationLevel
@@ -106,6 +107,8 @@ typedef struct ConflictReadSet
 									const DeltaFileAction *file,
 									char **reason);
 	const char *(*read_text) (void *ctx, int read);	/* for messages */
+	struct DeltaReadSet *compiled;	/* the compiled reads, for the row-level
+									 * tier (src/rowlevel.c); may be NULL */
 } ConflictReadSet;
 
 /*
@@ -136,7 +139,7 @@ typedef struct LoserTxn
 	bool		is_blind_append;
 	DeltaIsolationLevel table_level;	/* before the downgrade */
 	DeltaIsolationLevel isolation;	/* the level the check runs at */
-	char	   *isolation_reason;	/* one sentence */
+	char	   *isolation_reason;	/* where the level came from (a phrase) */
 	bool		has_data_change;	/* some file action has dataChange */
 	bool		has_incompatible_actions;	/* blocks the downgrade */
 	bool		is_backfill;	/* ROW TRACKING (UN)BACKFILL */
@@ -165,6 +168,8 @@ typedef struct ConflictDecision
 
 typedef struct ConflictResult
 {
+	bool		conflicts_only; /* keep only DECISION_CONFLICT rows and
+								 * skip building the reasons of others */
 	int			n;
 	int			cap;
 	ConflictDecision *rows;

@@ -20,6 +20,7 @@
 #include "deltacc.h"
 #include "conflict.h"
 #include "log_reader.h"
+#include "rowlevel.h"
 
 PG_MODULE_MAGIC;
 
@@ -35,5 +36,6 @@ _PG_init(void)
 	log_reader_init();
 	conflict_init();
 	deletion_vector_init();
+	rowlevel_init();
 	MarkGUCPrefixReserved("deltacc");
 }

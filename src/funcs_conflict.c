@@ -47,6 +47,7 @@ int			deltacc_default_mode = CONFLICT_MODE_STATS;
 static const struct config_enum_entry mode_options[] = {
 	{"partition", CONFLICT_MODE_PARTITION, false},
 	{"stats", CONFLICT_MODE_STATS, false},
+	{"row_level", CONFLICT_MODE_ROW_LEVEL, false},
 	{NULL, 0, false}
 };
 
@@ -169,10 +170,7 @@ parse_mode(FunctionCallInfo fcinfo, int argno)
 	if (strcmp(m, "stats") == 0)
 		return CONFLICT_MODE_STATS;
 	if (strcmp(m, "row_level") == 0)
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("conflict mode \"row_level\" is not supported yet"),
-				errhint("Use mode 'partition' or 'stats'."));
+		return CONFLICT_MODE_ROW_LEVEL;
 	ereport(ERROR,
 			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			errmsg("invalid conflict mode \"%s\"", m),
@@ -188,7 +186,7 @@ parse_mode(FunctionCallInfo fcinfo, int argno)
  * Delta's detection order, allocated in CurrentMemoryContext.
  */
 static ConflictResult *
-run_check(FunctionCallInfo fcinfo)
+run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 {
 	char	   *table_path;
 	int64		read_version;
@@ -293,6 +291,7 @@ run_check(FunctionCallInfo fcinfo)
 	reads.stats_match = rb_stats_match;
 	reads.partition_match = rb_partition_match;
 	reads.read_text = rb_read_text;
+	reads.compiled = rb.rs;
 
 	/* the loser */
 	memset(&loser, 0, sizeof(loser));
@@ -346,6 +345,7 @@ run_check(FunctionCallInfo fcinfo)
 
 	/* every winner, in order */
 	result = palloc0(sizeof(ConflictResult));
+	result->conflicts_only = conflicts_only;
 	cur_md = snap->metadata;
 	cur_proto = snap->protocol;
 	for (v = read_version + 1; v <= through_version; v++)
@@ -375,7 +375,7 @@ deltacc_conflicts(PG_FUNCTION_ARGS)
 
 #define CONFLICTS_COLS 6
 	InitMaterializedSRF(fcinfo, 0);
-	res = run_check(fcinfo);
+	res = run_check(fcinfo, true);
 	for (i = 0; i < res->n; i++)
 	{
 		ConflictDecision *d = &res->rows[i];
@@ -415,7 +415,7 @@ deltacc_explain_conflicts(PG_FUNCTION_ARGS)
 
 #define EXPLAIN_COLS 5
 	InitMaterializedSRF(fcinfo, 0);
-	res = run_check(fcinfo);
+	res = run_check(fcinfo, false);
 	for (i = 0; i < res->n; i++)
 	{
 		ConflictDecision *d = &res->rows[i];
@@ -448,7 +448,7 @@ deltacc_explain_conflicts(PG_FUNCTION_ARGS)
 Datum
 deltacc_assert_no_conflict(PG_FUNCTION_ARGS)
 {
-	ConflictResult *res = run_check(fcinfo);
+	ConflictResult *res = run_check(fcinfo, true);
 	int			i;
 
 	for (i = 0; i < res->n; i++)

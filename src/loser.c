@@ -155,7 +155,7 @@ loser_derive(LoserTxn *loser, const ConflictTable *table, int n_reads,
 	if (isolation_param != NULL && loser->table_level == DELTA_ISO_SNAPSHOT)
 	{
 		loser->isolation = DELTA_ISO_SNAPSHOT;
-		loser->isolation_reason = pstrdup("SnapshotIsolation was given.");
+		loser->isolation_reason = pstrdup("given");
 	}
 	else if (!loser->has_incompatible_actions && !loser->has_data_change &&
 			 (loser->table_level == DELTA_ISO_SERIALIZABLE ||
@@ -164,15 +164,13 @@ loser_derive(LoserTxn *loser, const ConflictTable *table, int n_reads,
 	{
 		loser->isolation = DELTA_ISO_SNAPSHOT;
 		loser->isolation_reason =
-			psprintf("Downgraded from %s (%s) to SnapshotIsolation: the transaction changes no data.",
+			psprintf("downgraded from %s, %s, because it changes no data",
 					 delta_isolation_name(loser->table_level), source);
 	}
 	else
 	{
 		loser->isolation = loser->table_level;
-		loser->isolation_reason = psprintf("%s (%s).",
-										   delta_isolation_name(loser->table_level),
-										   source);
+		loser->isolation_reason = pstrdup(source);
 	}
 }
 

@@ -76,6 +76,9 @@ SELECT count(*) FROM deltacc.conflicts(pg_temp.tbl('ids_winner10'), 0,
 -- partition mode: every one of the 10 files conflicts (unpartitioned table)
 SELECT count(*) FROM deltacc.conflicts(pg_temp.tbl('ids_winner10'), 0,
    '{id >= 200 AND id < 300}', pg_temp.delete_actions(), mode => 'partition');
+-- conflicts().detail of a file statistics could not rule out says why
+SELECT path, detail FROM deltacc.conflicts(pg_temp.tbl('ids_winner10'), 0,
+   '{id >= 200 AND id < 300, id >= 800}', pg_temp.delete_actions(), mode => 'stats');
 -- the explanation names the statistic that ruled each file out
 SELECT "check", path, decision, reason
   FROM deltacc.explain_conflicts(pg_temp.tbl('ids_winner10'), 0,

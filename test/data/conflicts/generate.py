@@ -236,6 +236,17 @@ def main():
     t.commit("Manual Update", [t.remove("b")], blind=False)            # v4
     t.write(base)
 
+    # -- §6.2 #21/#22: typed partition values in DPO lookups ------------------
+    t = Table("dpo_ts", [ID, field("ts", "timestamp")], ["ts"])
+    base = [t.add("a", 0, 9, pv={"ts": "2000-01-01 12:00:00"})]
+    t.commit("WRITE", [t.add("b", 10, 19, pv={"ts": "2000-01-01T12:00:00.000000Z"})])  # v1
+    t.write(base)
+
+    t = Table("dpo_bad", [ID, field("p", "integer")], ["p"])
+    base = [t.add("a", 0, 9, pv={"p": "1"})]
+    t.commit("WRITE", [t.add("b", 10, 19, pv={"p": "not_a_number"})])  # v1
+    t.write(base)
+
     # -- §6.3 legacy scenarios, one table each ----------------------------------
     def legacy(num, base_names, winner, pcols=("part",), blind=False):
         name = "s%02d" % num
