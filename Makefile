@@ -24,6 +24,8 @@ OBJS = \
 	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
 	src/conflict.o src/loser.o src/funcs_conflict.o \
 	src/deletion_vector.o \
+	src/rowlevel.o \
+	src/checkpoint.o \
 	src/deltacc.o
 
 # Install script pieces, in this order.
@@ -39,10 +41,10 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
-REGRESS_FORMAT = deletion_vectors
-REGRESS_CHECKER = conflict_scenarios conflict_seed conflict_real
-REGRESS_ROWLEVEL =
-REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_limits hostile_privileges hostile_search_path hostile_teardown
+REGRESS_FORMAT = deletion_vectors checkpoints
+REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real
+REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
+REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
@@ -63,6 +65,9 @@ ifeq ($(PGXS),)
 $(error pg_config did not report a PGXS path: install the Debian package postgresql-server-dev-15)
 endif
 include $(PGXS)
+
+# No per-file dependency tracking: every object depends on every header.
+$(OBJS): $(wildcard src/*.h src/format/*.h)
 
 sql/deltacc--$(EXTVERSION).sql: $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@

@@ -27,30 +27,37 @@
 #define STR_BLOCK_SIZE (64 * 1024)
 
 /*
- * Copy len bytes of s plus a NUL into the builder's string blocks.  Strings
- * larger than a quarter block get their own chunk.
+ * Copy len bytes of s plus a NUL into the arena's blocks.  Strings larger
+ * than a quarter block get their own chunk.
  */
-static char *
-bstrndup(DeltaCommitBuilder *b, const char *s, size_t len)
+char *
+DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len)
 {
 	char	   *r;
 
 	if (len + 1 > STR_BLOCK_SIZE / 4)
-		r = MemoryContextAllocHuge(b->cxt, len + 1);
+		r = MemoryContextAllocHuge(a->cxt, len + 1);
 	else
 	{
-		if (b->str_left < len + 1)
+		if (a->left < len + 1)
 		{
-			b->str_next = MemoryContextAlloc(b->cxt, STR_BLOCK_SIZE);
-			b->str_left = STR_BLOCK_SIZE;
+			a->next = MemoryContextAlloc(a->cxt, STR_BLOCK_SIZE);
+			a->left = STR_BLOCK_SIZE;
 		}
-		r = b->str_next;
-		b->str_next += len + 1;
-		b->str_left -= len + 1;
+		r = a->next;
+		a->next += len + 1;
+		a->left -= len + 1;
 	}
 	memcpy(r, s, len);
 	r[len] = '\0';
 	return r;
+}
+
+/* Copy a string into the builder's arena. */
+static inline char *
+bstrndup(DeltaCommitBuilder *b, const char *s, size_t len)
+{
+	return DeltaArenaStrndup(&b->strings, s, len);
 }
 
 static char *
@@ -360,10 +367,22 @@ static void
 extract_stats_fields(DeltaFileAction *fa, const char *stats, size_t len)
 {
 	DjValue		v;
+
+	if (dc_json_try_parse(stats, len, &v))
+		DeltaStatsFieldsFromJson(fa, &v);
+}
+
+/*
+ * Set num_records / tight_bounds of fa from parsed stats (see actions.h).
+ */
+void
+DeltaStatsFieldsFromJson(DeltaFileAction *fa, const DjValue *stats)
+{
 	const DjValue *f;
 	int64_t		n;
+	const DjValue v = *stats;
 
-	if (!dc_json_try_parse(stats, len, &v) || v.type != DJ_OBJECT)
+	if (v.type != DJ_OBJECT)
 		return;
 	f = dj_get(&v, "numRecords");
 	if (f && f->type == DJ_NUMBER && dj_to_int64(f, &n) && n >= 0)
@@ -465,22 +484,28 @@ decode_file(DeltaCommitBuilder *b, const DjValue *v, DeltaFileKind kind,
 	f = field(v, "stats");
 	if (f != NULL)
 	{
-		if (f->type == DJ_STRING)
+		if (f->type != DJ_STRING && f->type != DJ_OBJECT)
+			type_error(action, "stats", "a string", f);
+		if (b->mode == DELTA_DECODE_KEYS)
+		{
+			/* replay: statistics are not kept */
+		}
+		else if (f->type == DJ_STRING)
 		{
 			fa->stats = bstr_value(b, f);
-			extract_stats_fields(fa, f->u.str, f->len);
+			if (b->mode == DELTA_DECODE_FULL)
+				extract_stats_fields(fa, f->u.str, f->len);
 		}
-		else if (f->type == DJ_OBJECT)
+		else
 		{
 			/* not what the protocol says, but unambiguous: keep it */
 			fa->stats = bjson(b, f);
-			extract_stats_fields(fa, fa->stats, strlen(fa->stats));
+			if (b->mode == DELTA_DECODE_FULL)
+				extract_stats_fields(fa, fa->stats, strlen(fa->stats));
 		}
-		else
-			type_error(action, "stats", "a string", f);
 	}
 	f = field(v, "tags");
-	if (f)
+	if (f && b->mode != DELTA_DECODE_KEYS)
 		fa->tags_json = bjson(b, f);
 	f = field(v, "deletionVector");
 	if (f)
@@ -681,6 +706,7 @@ DeltaCommitBuilderInit(DeltaCommitBuilder *b, int64 version)
 {
 	memset(b, 0, sizeof(*b));
 	b->cxt = CurrentMemoryContext;
+	b->strings.cxt = b->cxt;
 	b->version = version;
 }
 

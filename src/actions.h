@@ -27,15 +27,41 @@
 #include "djson.h"
 
 /*
+ * A bump allocator for many small strings that all die together: carved out
+ * of 64kB blocks of 'cxt' (no per-string chunk header or rounding).  Zero
+ * it and set cxt before use.
+ */
+typedef struct DeltaStrArena
+{
+	MemoryContext cxt;
+	char	   *next;
+	size_t		left;
+} DeltaStrArena;
+
+/* Copy s[0..len) plus a NUL into the arena. */
+extern char *DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len);
+
+/*
  * Accumulates the actions of one commit.  Initialise with
  * DeltaCommitBuilderInit, feed each action object (one log line) to
  * DeltaDecodeAction, then DeltaCommitBuilderFinish.  Everything decoded is
  * allocated in the memory context current at Init (b->cxt); the DjValue
  * passed in may live in a shorter-lived context (strings are copied).
  */
+/* How much of a file action DeltaDecodeAction keeps (all fields are checked). */
+typedef enum DeltaDecodeMode
+{
+	DELTA_DECODE_FULL = 0,		/* everything, numRecords/tightBounds pulled
+								 * out of stats */
+	DELTA_DECODE_DEFER_STATS,	/* stats kept as text, numRecords/tightBounds
+								 * left for DeltaStatsFieldsFromJson */
+	DELTA_DECODE_KEYS			/* no stats, no tags (log replay) */
+} DeltaDecodeMode;
+
 typedef struct DeltaCommitBuilder
 {
 	MemoryContext cxt;
+	DeltaDecodeMode mode;		/* FULL after Init */
 	int64		version;
 	int			n_files;
 	int			cap_files;
@@ -55,9 +81,7 @@ typedef struct DeltaCommitBuilder
 	int			n_sidecars;
 	int			cap_sidecars;
 	char	  **sidecars;		/* sidecar "path" values */
-	/* bump allocator for decoded strings (in cxt) */
-	char	   *str_next;
-	size_t		str_left;
+	DeltaStrArena strings;		/* decoded strings (in cxt) */
 } DeltaCommitBuilder;
 
 extern void DeltaCommitBuilderInit(DeltaCommitBuilder *b, int64 version);
@@ -78,6 +102,12 @@ extern DeltaCommit *DeltaCommitBuilderFinish(DeltaCommitBuilder *b);
  * "action N" (1-based).  Result in CurrentMemoryContext.
  */
 extern DeltaCommit *DeltaDecodeActionArray(const DjValue *array, int64 version);
+
+/*
+ * Set fa->has_num_records/num_records/tight_bounds from the parsed "stats"
+ * object (anything unusable counts as missing).
+ */
+extern void DeltaStatsFieldsFromJson(DeltaFileAction *fa, const DjValue *stats);
 
 /* Unique id of a DV: storageType + pathOrInlineDv [+ "@" offset] (palloc'd). */
 extern char *DeltaDVUniqueId(const DeltaDV *dv);

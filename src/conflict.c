@@ -29,6 +29,7 @@
 
 #include "conflict.h"
 #include "log_reader.h"
+#include "rowlevel.h"
 
 static void add_decision(ConflictResult *result, int64 version,
 						 const char *operation, ConflictCheck check,
@@ -60,6 +61,7 @@ static void check_append(const ConflictTable *table, LoserTxn *loser,
 						 const DeltaCommit *winner, const char *op,
 						 ConflictResult *result);
 static void check_delete_read(const ConflictTable *table, LoserTxn *loser,
+							  const ConflictReadSet *reads, ConflictMode mode,
 							  const DeltaCommit *winner, const char *op,
 							  ConflictResult *result);
 static void check_delete_delete(const ConflictTable *table, LoserTxn *loser,
@@ -728,7 +730,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 	stats_reason = palloc0(sizeof(char *) * nadd);
 	for (i = 0; i < nadd; i++)
 		survives[i] = true;
-	if (mode == CONFLICT_MODE_STATS)
+	if (mode != CONFLICT_MODE_PARTITION)
 	{
 		if (loser->read_whole_table)
 			no_stats_tier = "this transaction read the whole table, which disables statistics skipping";
@@ -781,6 +783,18 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			survives[i] = keep;
 			stats_reason[i] = why.data;
 		}
+	}
+
+	/*
+	 * row_level (src/rowlevel.c): merge-on-read re-add exclusion and the
+	 * value-exact tier may rule out more candidates, with per-file reasons.
+	 */
+	if (mode == CONFLICT_MODE_ROW_LEVEL &&
+		rowlevel_filter_added(table, loser, reads, winner, nadd, adds,
+							  survives, stats_reason))
+	{
+		stats_tier = true;
+		no_stats_tier = NULL;
 	}
 
 	/* the tail: partition filter, whole table, unpartitioned */
@@ -886,6 +900,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
  */
 static void
 check_delete_read(const ConflictTable *table, LoserTxn *loser,
+				  const ConflictReadSet *reads, ConflictMode mode,
 				  const DeltaCommit *winner, const char *op,
 				  ConflictResult *result)
 {
@@ -894,8 +909,13 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 	int			first_row = result->n;
 	int			nrem = 0;
 	int		   *hit;
+	bool	   *rl_skip;
+	char	  **rl_reason;
+	int64		rl_budget = 0;
 
 	hit = palloc(sizeof(int) * Max(winner->n_files, 1));
+	rl_skip = palloc0(sizeof(bool) * Max(winner->n_files, 1));
+	rl_reason = palloc0(sizeof(char *) * Max(winner->n_files, 1));
 	for (i = 0; i < winner->n_files; i++)
 	{
 		const DeltaFileAction *f = &winner->files[i];
@@ -907,7 +927,12 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		nrem++;
 		hit[i] = find_sorted(loser->read_file_norm, loser->n_read_files,
 							 conflict_normalize_path(table, f->path));
-		if (hit[i] >= 0 && pick < 0)
+		/* row_level (src/rowlevel.c): did a removed row match a read? */
+		if (hit[i] >= 0 && mode == CONFLICT_MODE_ROW_LEVEL)
+			rl_skip[i] = rowlevel_delete_read_skips(table, loser, reads, winner, f,
+													loser->read_file_action[hit[i]],
+													&rl_budget, &rl_reason[i]);
+		if (hit[i] >= 0 && !rl_skip[i] && pick < 0)
 			pick = i;
 	}
 	if (nrem == 0)
@@ -928,7 +953,13 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		if (f->kind != DELTA_FILE_REMOVE)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		if (hit[i] >= 0)
+		if (hit[i] >= 0 && rl_skip[i])
+			add_decision(result, winner->version, op, CHECK_DELETE_READ,
+						 DECISION_SKIPPED, NULL, f->path, NULL,
+						 psprintf("The winner removed a file this transaction read, but no removed row matches: %s.",
+								  rl_reason[i]),
+						 rank);
+		else if (hit[i] >= 0)
 		{
 			const DeltaFileAction *rf = loser->read_file_action[hit[i]];
 			char	   *hint;
@@ -937,6 +968,9 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 			hint = conflict_partition_hint(table, rf ? &rf->pv : &f->pv);
 			add_decision(result, winner->version, op, CHECK_DELETE_READ,
 						 DECISION_CONFLICT, EXC_DELETE_READ, f->path, hint,
+						 rl_reason[i] ?
+						 psprintf("The winner removed a file this transaction read; %s.",
+								  rl_reason[i]) :
 						 pstrdup("The winner removed a file this transaction read."),
 						 rank);
 		}
@@ -1127,7 +1161,7 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 	check_domains(winner, loser, op, result);
 	check_txns(winner, loser, op, result);
 	check_append(table, loser, reads, mode, winner, op, result);
-	check_delete_read(table, loser, winner, op, result);
+	check_delete_read(table, loser, reads, mode, winner, op, result);
 	check_delete_delete(table, loser, winner, op, result);
 }
 

@@ -34,7 +34,8 @@ typedef enum ConflictMode
 {
 	CONFLICT_MODE_PARTITION,	/* upstream Delta, exactly */
 	CONFLICT_MODE_STATS,		/* + seed 1: per-read stats skipping */
-	CONFLICT_MODE_ROW_LEVEL		/* not supported yet */
+	CONFLICT_MODE_ROW_LEVEL		/* + value-exact tier, row-level delete/read
+								 * and re-add exclusion (src/rowlevel.c) */
 } ConflictMode;
 
 typedef enum DeltaIsolationLevel
@@ -106,6 +107,8 @@ typedef struct ConflictReadSet
 									const DeltaFileAction *file,
 									char **reason);
 	const char *(*read_text) (void *ctx, int read);	/* for messages */
+	struct DeltaReadSet *compiled;	/* the compiled reads, for the row-level
+									 * tier (src/rowlevel.c); may be NULL */
 } ConflictReadSet;
 
 /*

@@ -15,11 +15,13 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "checkpoint.h"
 #include "compat.h"
 #include "deletion_vector.h"
 #include "deltacc.h"
 #include "conflict.h"
 #include "log_reader.h"
+#include "rowlevel.h"
 
 PG_MODULE_MAGIC;
 
@@ -35,5 +37,7 @@ _PG_init(void)
 	log_reader_init();
 	conflict_init();
 	deletion_vector_init();
+	rowlevel_init();
+	checkpoint_init();
 	MarkGUCPrefixReserved("deltacc");
 }

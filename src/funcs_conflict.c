@@ -47,6 +47,7 @@ int			deltacc_default_mode = CONFLICT_MODE_STATS;
 static const struct config_enum_entry mode_options[] = {
 	{"partition", CONFLICT_MODE_PARTITION, false},
 	{"stats", CONFLICT_MODE_STATS, false},
+	{"row_level", CONFLICT_MODE_ROW_LEVEL, false},
 	{NULL, 0, false}
 };
 
@@ -169,10 +170,7 @@ parse_mode(FunctionCallInfo fcinfo, int argno)
 	if (strcmp(m, "stats") == 0)
 		return CONFLICT_MODE_STATS;
 	if (strcmp(m, "row_level") == 0)
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("conflict mode \"row_level\" is not supported yet"),
-				errhint("Use mode 'partition' or 'stats'."));
+		return CONFLICT_MODE_ROW_LEVEL;
 	ereport(ERROR,
 			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			errmsg("invalid conflict mode \"%s\"", m),
@@ -293,6 +291,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	reads.stats_match = rb_stats_match;
 	reads.partition_match = rb_partition_match;
 	reads.read_text = rb_read_text;
+	reads.compiled = rb.rs;
 
 	/* the loser */
 	memset(&loser, 0, sizeof(loser));

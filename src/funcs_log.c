@@ -181,7 +181,7 @@ deltacc_snapshot_files(PG_FUNCTION_ARGS)
 		PG_RETURN_VOID();
 	version = version_arg(fcinfo, 1, "version");
 	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	snap = DeltaSnapshotBuild(log, version);
+	snap = DeltaSnapshotBuildLazy(log, version);
 
 	row_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									"deltacc snapshot_files row context",
@@ -196,7 +196,7 @@ deltacc_snapshot_files(PG_FUNCTION_ARGS)
 
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(row_cxt);
-		DeltaFileRowValues(snap->files[i], all, allnulls);
+		DeltaFileRowValues(DeltaSnapshotGetFileExt(snap, i, true), all, allnulls);
 		for (k = 0; k < SNAPSHOT_COLS; k++)
 		{
 			values[k] = all[src_col[k]];
@@ -235,7 +235,7 @@ deltacc_table_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	snap = DeltaSnapshotBuild(log, version_arg(fcinfo, 1, "version"));
+	snap = DeltaSnapshotBuildLazy(log, version_arg(fcinfo, 1, "version"));
 	md = snap->metadata;
 	p = snap->protocol;
 

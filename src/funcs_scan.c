@@ -28,15 +28,18 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 
 #include "djson.h"
 #include "json_util.h"
+#include "loader.h"
 #include "log_reader.h"
 #include "predicate.h"
 #include "snapshot.h"
 
 PG_FUNCTION_INFO_V1(deltacc_skipping_predicate);
 PG_FUNCTION_INFO_V1(deltacc_file_may_match);
+PG_FUNCTION_INFO_V1(deltacc_files_for_scan);
 
 /* Optional version argument: -1 when NULL; a negative value is an ERROR. */
 static int64
@@ -199,7 +202,111 @@ deltacc_file_may_match(PG_FUNCTION_ARGS)
 		values[4] = CStringGetTextDatum(preason);
 	else if (!smatch)
 		values[4] = CStringGetTextDatum(sreason);
-	else
+	else if (delta_read_has_partition_filter(rs, 0))
 		values[4] = CStringGetTextDatum(psprintf("%s; %s", preason, sreason));
+	else
+		values[4] = CStringGetTextDatum(sreason);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * deltacc.files_for_scan(table_path text, predicates text[], version
+ * bigint): the live files of that snapshot that a reader running these
+ * reads would scan: for some read, the partition predicate is TRUE on the
+ * file's partition values AND its statistics may match the read's data
+ * conjuncts.  Same columns as snapshot_files.  The writer of each file is
+ * not known here, so float/double maxima are not trusted (§3.6): more
+ * files, never fewer.
+ */
+Datum
+deltacc_files_for_scan(PG_FUNCTION_ARGS)
+{
+#define SCAN_COLS 9
+	static const int src_col[SCAN_COLS] = {
+		DF_PATH, DF_PARTITION_VALUES, DF_SIZE, DF_MODIFICATION_TIME,
+		DF_NUM_RECORDS, DF_STATS, DF_DELETION_VECTOR, DF_BASE_ROW_ID,
+		DF_DEFAULT_ROW_COMMIT_VERSION
+	};
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	DeltaLog   *log;
+	DeltaSnapshot *snap;
+	DeltaReadSet *rs;
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *enulls;
+	int			npreds;
+	char	  **preds;
+	int64		i;
+	int			r;
+	MemoryContext row_cxt;
+	MemoryContext old;
+
+	DeltaCheckReadPrivilege();
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_VOID();
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("predicates must be a one-dimensional array")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &enulls, &npreds);
+	preds = palloc0(sizeof(char *) * Max(1, npreds));
+	for (r = 0; r < npreds; r++)
+		preds[r] = enulls[r] ? NULL : TextDatumGetCString(elems[r]);
+
+	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	snap = DeltaSnapshotBuild(log, scan_version_arg(fcinfo, 2));
+	rs = delta_readset_compile(snap->metadata, npreds, (const char *const *) preds);
+
+	row_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									"deltacc files_for_scan row context",
+									ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < snap->n_files; i++)
+	{
+		DeltaFileAction *fa = snap->files[i];
+		DeltaFileStats *fs = NULL;
+		bool		scanned = false;
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(row_cxt);
+		for (r = 0; r < npreds && !scanned; r++)
+		{
+			if (!delta_read_partition_matches(rs, r, &fa->pv, NULL))
+				continue;
+			if (!delta_read_can_skip(rs, r))
+			{
+				scanned = true;
+				break;
+			}
+			if (fs == NULL)
+				fs = delta_readset_decode_stats(rs, fa);
+			scanned = delta_read_stats_may_match(rs, r, fs, false, NULL);
+		}
+		if (scanned)
+		{
+			Datum		all[DF_NCOLS];
+			bool		allnulls[DF_NCOLS];
+			Datum		values[SCAN_COLS];
+			bool		nulls[SCAN_COLS];
+			int			k;
+
+			DeltaFileRowValues(fa, all, allnulls);
+			for (k = 0; k < SCAN_COLS; k++)
+			{
+				values[k] = all[src_col[k]];
+				nulls[k] = allnulls[src_col[k]];
+			}
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+								 values, nulls);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(row_cxt);
+	}
+	MemoryContextDelete(row_cxt);
+	delta_readset_free(rs);
+	DeltaSnapshotFree(snap);
+	PG_RETURN_VOID();
+#undef SCAN_COLS
 }

@@ -136,9 +136,9 @@ dj_number_fits_numeric(const DjValue *v)
 	return v->len <= DC_MAX_NUMERIC_EXPONENT;
 }
 
-/* True when every number in the tree can be converted by numeric_in. */
-static bool
-dj_tree_fits_jsonb(const DjValue *v)
+/* True when every number and string in the tree fits jsonb. */
+bool
+dc_dj_fits_jsonb(const DjValue *v)
 {
 	uint32		i;
 
@@ -151,13 +151,13 @@ dj_tree_fits_jsonb(const DjValue *v)
 			return v->len <= DC_JSONB_MAX_STRING;
 		case DJ_ARRAY:
 			for (i = 0; i < v->len; i++)
-				if (!dj_tree_fits_jsonb(&v->u.items[i]))
+				if (!dc_dj_fits_jsonb(&v->u.items[i]))
 					return false;
 			return true;
 		case DJ_OBJECT:
 			for (i = 0; i < v->len; i++)
 				if (v->u.members[i].keylen > DC_JSONB_MAX_STRING ||
-					!dj_tree_fits_jsonb(&v->u.members[i].value))
+					!dc_dj_fits_jsonb(&v->u.members[i].value))
 					return false;
 			return true;
 		default:
@@ -299,7 +299,7 @@ dc_json_text_to_jsonb(const char *text, size_t len)
 								"deltacc JSON conversion context",
 								ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	if (dc_json_try_parse(text, len, &v) && dj_tree_fits_jsonb(&v))
+	if (dc_json_try_parse(text, len, &v) && dc_dj_fits_jsonb(&v))
 	{
 		MemoryContextSwitchTo(old);
 		result = dc_dj_to_jsonb(&v);

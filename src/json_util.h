@@ -65,6 +65,12 @@ extern void dc_json_report_error(const DjError *err, const char *what,
 extern Jsonb *dc_dj_to_jsonb(const DjValue *v);
 
 /*
+ * True when dc_dj_to_jsonb(v) cannot fail: every number within numeric's
+ * range and every string short enough for a jsonb entry.
+ */
+extern bool dc_dj_fits_jsonb(const DjValue *v);
+
+/*
  * Parse JSON text (exactly) and build a Jsonb; NULL when the text is not
  * valid JSON (callers decide whether that is an error).  Allocates in
  * CurrentMemoryContext (the parse tree is freed before returning).

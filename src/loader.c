@@ -285,7 +285,33 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 		nulls[DF_TIGHT_BOUNDS] = false;
 	}
 	if (fa->stats != NULL)
-		values[DF_STATS] = DeltaJsonTextJsonb(fa->stats, &nulls[DF_STATS]);
+	{
+		DjValue		sv;
+
+		/* one parse gives the jsonb and, if still unset, numRecords */
+		if (dc_json_try_parse(fa->stats, strlen(fa->stats), &sv) &&
+			dc_dj_fits_jsonb(&sv))
+		{
+			if (!fa->has_num_records && fa->tight_bounds < 0)
+			{
+				DeltaFileAction copy = *fa;
+
+				DeltaStatsFieldsFromJson(&copy, &sv);
+				if (copy.has_num_records)
+				{
+					values[DF_NUM_RECORDS] = Int64GetDatum(copy.num_records);
+					nulls[DF_NUM_RECORDS] = false;
+				}
+				if (copy.tight_bounds >= 0)
+				{
+					values[DF_TIGHT_BOUNDS] = BoolGetDatum(copy.tight_bounds == 1);
+					nulls[DF_TIGHT_BOUNDS] = false;
+				}
+			}
+			values[DF_STATS] = JsonbPGetDatum(dc_dj_to_jsonb(&sv));
+			nulls[DF_STATS] = false;
+		}
+	}
 	else if (fa->stats_parsed_json != NULL)
 		values[DF_STATS] = DeltaJsonTextJsonb(fa->stats_parsed_json, &nulls[DF_STATS]);
 	if (fa->dv != NULL)
@@ -484,49 +510,61 @@ set_text(Datum *values, bool *nulls, int i, const char *s)
 	values[i] = s ? CStringGetTextDatum(s) : (Datum) 0;
 }
 
-/* Load one commit (or checkpoint state) into the sinks; returns actions. */
+/*
+ * Insert the delta_commits row of one commit (ci may be NULL: a commit
+ * without commitInfo still gets its row).  Returns 1 if ci was loaded.
+ */
 static int64
-load_commit(RowSink *sinks, Datum key, const DeltaCommit *c)
+load_commit_row(RowSink *sinks, Datum key, int64 version,
+				const DeltaCommitInfo *ci)
+{
+	Datum		values[DF_NCOLS];
+	bool		nulls[DF_NCOLS];
+	int64		n = 0;
+
+	memset(nulls, true, sizeof(nulls));
+	values[0] = key;
+	nulls[0] = false;
+	values[1] = Int64GetDatum(version);
+	nulls[1] = false;
+	if (ci != NULL)
+	{
+		if (ci->has_in_commit_timestamp)
+			values[2] = DeltaMsToTimestampTz(ci->in_commit_timestamp, &nulls[2]);
+		else if (ci->has_timestamp)
+			values[2] = DeltaMsToTimestampTz(ci->timestamp, &nulls[2]);
+		set_text(values, nulls, 3, ci->operation);
+		values[4] = DeltaJsonTextJsonb(ci->operation_parameters_json, &nulls[4]);
+		set_text(values, nulls, 5, ci->isolation_level);
+		if (ci->is_blind_append >= 0)
+		{
+			values[6] = BoolGetDatum(ci->is_blind_append == 1);
+			nulls[6] = false;
+		}
+		if (ci->has_read_version)
+		{
+			values[7] = Int64GetDatum(ci->read_version);
+			nulls[7] = false;
+		}
+		set_text(values, nulls, 8, ci->engine_info);
+		values[9] = DeltaJsonTextJsonb(ci->json, &nulls[9]);
+		n++;
+	}
+	sink_put(&sinks[TR_COMMITS], values, nulls);
+	return n;
+}
+
+/*
+ * Load the file, metaData, protocol, txn and domain actions of c (a line of
+ * a commit, or checkpoint state) into the sinks; returns the actions loaded.
+ */
+static int64
+load_actions(RowSink *sinks, Datum key, const DeltaCommit *c)
 {
 	Datum		values[DF_NCOLS];
 	bool		nulls[DF_NCOLS];
 	int64		n = 0;
 	int			i;
-
-	if (!c->from_checkpoint)
-	{
-		const DeltaCommitInfo *ci = c->commit_info;
-
-		memset(nulls, true, sizeof(nulls));
-		values[0] = key;
-		nulls[0] = false;
-		values[1] = Int64GetDatum(c->version);
-		nulls[1] = false;
-		if (ci != NULL)
-		{
-			if (ci->has_in_commit_timestamp)
-				values[2] = DeltaMsToTimestampTz(ci->in_commit_timestamp, &nulls[2]);
-			else if (ci->has_timestamp)
-				values[2] = DeltaMsToTimestampTz(ci->timestamp, &nulls[2]);
-			set_text(values, nulls, 3, ci->operation);
-			values[4] = DeltaJsonTextJsonb(ci->operation_parameters_json, &nulls[4]);
-			set_text(values, nulls, 5, ci->isolation_level);
-			if (ci->is_blind_append >= 0)
-			{
-				values[6] = BoolGetDatum(ci->is_blind_append == 1);
-				nulls[6] = false;
-			}
-			if (ci->has_read_version)
-			{
-				values[7] = Int64GetDatum(ci->read_version);
-				nulls[7] = false;
-			}
-			set_text(values, nulls, 8, ci->engine_info);
-			values[9] = DeltaJsonTextJsonb(ci->json, &nulls[9]);
-			n++;
-		}
-		sink_put(&sinks[TR_COMMITS], values, nulls);
-	}
 
 	for (i = 0; i < c->n_files; i++)
 	{
@@ -613,6 +651,41 @@ load_commit(RowSink *sinks, Datum key, const DeltaCommit *c)
 	return n;
 }
 
+/* State of loading one commit file line by line. */
+typedef struct LoadLineState
+{
+	RowSink    *sinks;
+	Datum		key;
+	int64		version;
+	bool		saw_commit_info;
+	int64		total;
+} LoadLineState;
+
+/*
+ * DeltaLogScanActionFile callback of load_log: decode the line (stats left
+ * for DeltaFileRowValues to parse once) and insert its rows.
+ */
+static void
+load_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
+			 int64 line_no)
+{
+	LoadLineState *st = (LoadLineState *) arg;
+	DeltaCommitBuilder b;
+	DeltaCommit *c;
+
+	DeltaCommitBuilderInit(&b, st->version);	/* line context */
+	b.mode = DELTA_DECODE_DEFER_STATS;
+	DeltaDecodeAction(&b, action);
+	c = DeltaCommitBuilderFinish(&b);
+	if (c->commit_info != NULL && !st->saw_commit_info)
+	{
+		st->saw_commit_info = true;
+		st->total += load_commit_row(st->sinks, st->key, st->version,
+									 c->commit_info);
+	}
+	st->total += load_actions(st->sinks, st->key, c);
+}
+
 /*
  * Fill the temp relations for one table path (see loader.h).
  */
@@ -679,18 +752,28 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	old = MemoryContextSwitchTo(commit_cxt);
 	start = DeltaLogStartingState(log, from_version, to_version, &first_json);
 	if (start != NULL)
-		total += load_commit(sinks, keyd, start);
+		total += load_actions(sinks, keyd, start);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(commit_cxt);
 
 	for (v = first_json; v <= to_version; v++)
 	{
-		DeltaCommit *c;
+		LoadLineState st;
+		char	   *name;
 
 		CHECK_FOR_INTERRUPTS();
+		DeltaLogCheckCommitAvailable(log, v);
+		name = DeltaCommitFileName(v);
 		old = MemoryContextSwitchTo(commit_cxt);
-		c = DeltaLogReadCommit(log, v);
-		total += load_commit(sinks, keyd, c);
+		st.sinks = sinks;
+		st.key = keyd;
+		st.version = v;
+		st.saw_commit_info = false;
+		st.total = 0;
+		DeltaLogScanActionFile(log, name, load_line_cb, &st);
+		if (!st.saw_commit_info)
+			load_commit_row(sinks, keyd, v, NULL);
+		total += st.total;
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(commit_cxt);
 	}

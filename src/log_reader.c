@@ -32,7 +32,11 @@
 #include "log_reader.h"
 
 /* GUC */
-int			deltacc_max_log_file_bytes = 512 * 1024 * 1024;
+int			deltacc_max_log_file_bytes = INT_MAX;
+int			deltacc_max_log_line_bytes = 256 * 1024 * 1024;
+
+/* Read buffer of the line scanner (grows for longer lines). */
+#define DELTA_READ_CHUNK (1024 * 1024)
 
 #define DELTA_VERSION_DIGITS 20
 
@@ -47,12 +51,25 @@ void
 log_reader_init(void)
 {
 	DefineCustomIntVariable("deltacc.max_log_file_bytes",
-							"Largest Delta log file deltacc reads into memory.",
-							"Commit files, JSON checkpoints and _last_checkpoint larger than this are refused.",
+							"Largest Delta log file deltacc reads.",
+							"Commit files and JSON checkpoints larger than this are refused before reading. "
+							"They are streamed line by line (a single line is limited to 256MB), "
+							"so memory does not grow with the file size.",
 							&deltacc_max_log_file_bytes,
-							512 * 1024 * 1024,
+							INT_MAX,
 							1024,
 							INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("deltacc.max_log_line_bytes",
+							"Longest single line of a Delta log file deltacc reads.",
+							"A commit, JSON checkpoint or sidecar line longer than this is refused; "
+							"the line buffer never grows beyond it.",
+							&deltacc_max_log_line_bytes,
+							256 * 1024 * 1024,
+							1024,
+							(int) (MaxAllocSize / 2),
 							PGC_SUSET,
 							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
@@ -196,7 +213,7 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("Delta log file \"%s\" is too large", display_name),
-				errdetail("The file has %lld bytes; the limit (deltacc.max_log_file_bytes) is %zu bytes.",
+				errdetail("The file has %lld bytes; the limit is %zu bytes.",
 						  (long long) st.st_size, max_bytes));
 	size = (Size) st.st_size;
 	buf = MemoryContextAllocHuge(CurrentMemoryContext, size + 1);
@@ -588,66 +605,224 @@ DeltaLogOpen(const char *table_path)
 }
 
 /*
+ * Open a file of the table (path relative to the root) for reading with
+ * OpenTransientFile; ERROR (errcode_for_file_access) when it cannot be
+ * opened.  Closed automatically at transaction end; close it with
+ * CloseTransientFile when done.
+ */
+int
+DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
+{
+	char	   *abs_path = psprintf("%s/%s", log->table_path, rel_path);
+	int			fd;
+
+	struct stat st;
+
+	/* O_NONBLOCK: a FIFO planted in the table must not block (see above) */
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
+	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open Delta log file \"%s\": %m", rel_path));
+	}
+	if (fstat(fd, &st) < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
+	if (!S_ISREG(st.st_mode))
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("Delta log file \"%s\" is not a regular file", rel_path));
+	pfree(abs_path);
+	return fd;
+}
+
+/*
+ * Read exactly len bytes at offset from fd into buf; a short read (the file
+ * changed under us) is ERRCODE_DATA_CORRUPTED.
+ */
+void
+DeltaLogReadAt(int fd, char *buf, Size len, off_t offset, const char *rel_path)
+{
+	Size		done = 0;
+
+	while (done < len)
+	{
+		ssize_t		n = pg_pread(fd, buf + done, len - done, offset + done);
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not read Delta log file \"%s\": %m", rel_path));
+		}
+		if (n == 0)
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("Delta log file \"%s\" changed while it was being read", rel_path));
+		done += (Size) n;
+	}
+}
+
+/*
+ * Parse one log line into a DjValue (CurrentMemoryContext); malformed JSON is
+ * ERRCODE_DATA_CORRUPTED.
+ */
+DjValue
+DeltaLogParseLine(const char *line, Size len)
+{
+	return dc_json_parse(line, len, "Delta log entry", ERRCODE_DATA_CORRUPTED);
+}
+
+/*
+ * Stream a newline-delimited file of actions through cb, one parsed line at
+ * a time (see log_reader.h).
+ */
+void
+DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
+					   DeltaActionLineCallback cb, void *arg)
+{
+	int			fd;
+	struct stat st;
+	DeltaErrorPosition errpos;
+	MemoryContext line_cxt;
+	MemoryContext old;
+	Size		cap = DELTA_READ_CHUNK;
+	char	   *buf;
+	Size		have = 0;		/* bytes in buf */
+	Size		start = 0;		/* start of the current line in buf */
+	int64		buf_offset = 0; /* file offset of buf[0] */
+	bool		eof = false;
+
+	DeltaErrorContextPush(&errpos, rel_path);
+	fd = DeltaLogOpenRel(log, rel_path);
+	if (fstat(fd, &st) < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
+	if ((uint64) st.st_size > (uint64) deltacc_max_log_file_bytes)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("Delta log file \"%s\" is too large", rel_path),
+				errdetail("The file has %lld bytes; the limit (deltacc.max_log_file_bytes) is %d bytes.",
+						  (long long) st.st_size, deltacc_max_log_file_bytes));
+
+	buf = palloc(cap);
+	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "deltacc log line context",
+									 ALLOCSET_DEFAULT_SIZES);
+	for (;;)
+	{
+		char	   *nl;
+		Size		llen;
+		Size		k;
+
+		CHECK_FOR_INTERRUPTS();
+		nl = (have > start) ? memchr(buf + start, '\n', have - start) : NULL;
+		if (nl == NULL && !eof)
+		{
+			ssize_t		n;
+
+			/* move the partial line to the front, grow if it fills buf */
+			if (start > 0)
+			{
+				memmove(buf, buf + start, have - start);
+				have -= start;
+				buf_offset += start;
+				start = 0;
+			}
+			if (have == cap)
+			{
+				if (cap >= (Size) deltacc_max_log_line_bytes)
+					ereport(ERROR,
+							errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							errmsg("Delta log line is too long"),
+							errdetail("Lines longer than %d bytes (deltacc.max_log_line_bytes) are not read.",
+									  deltacc_max_log_line_bytes));
+				cap = Min(cap * 2, (Size) deltacc_max_log_line_bytes);
+				buf = repalloc(buf, cap);
+			}
+			n = read(fd, buf + have, cap - have);
+			if (n < 0)
+			{
+				if (errno == EINTR)
+					continue;
+				ereport(ERROR,
+						errcode_for_file_access(),
+						errmsg("could not read Delta log file \"%s\": %m", rel_path));
+			}
+			if (n == 0)
+				eof = true;
+			have += (Size) n;
+			continue;
+		}
+		if (nl == NULL && start >= have)
+			break;				/* end of file */
+		llen = nl ? (Size) (nl - (buf + start)) : have - start;
+		errpos.line++;
+		if (llen > (Size) deltacc_max_log_line_bytes)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("Delta log line is too long"),
+					errdetail("Lines longer than %d bytes (deltacc.max_log_line_bytes) are not read.",
+							  deltacc_max_log_line_bytes));
+		{
+			const char *line = buf + start;
+			int64		line_offset = buf_offset + (int64) start;
+
+			start += llen + (nl ? 1 : 0);
+			if (llen > 0 && line[llen - 1] == '\r')
+				llen--;
+			for (k = 0; k < llen; k++)
+				if (line[k] != ' ' && line[k] != '\t')
+					break;
+			if (k == llen)
+				continue;		/* blank line */
+
+			old = MemoryContextSwitchTo(line_cxt);
+			{
+				DjValue		v = DeltaLogParseLine(line, llen);
+
+				cb(arg, &v, line_offset, (int32) llen, errpos.line);
+			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(line_cxt);
+		}
+	}
+	MemoryContextDelete(line_cxt);
+	pfree(buf);
+	if (CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not close Delta log file \"%s\": %m", rel_path));
+	DeltaErrorContextPop(&errpos);
+}
+
+/* DeltaLogScanActionFile callback that decodes every action into a builder. */
+static void
+decode_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
+			   int64 line_no)
+{
+	DeltaDecodeAction((DeltaCommitBuilder *) arg, action);
+}
+
+/*
  * Read a newline-delimited action file (relative to the table root) and
  * decode every line (see log_reader.h).
  */
 DeltaCommit *
 DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 {
-	char	   *abs_path;
-	char	   *buf;
-	Size		len;
-	Size		pos = 0;
-	DeltaErrorPosition errpos;
 	DeltaCommitBuilder b;
-	MemoryContext line_cxt;
-	MemoryContext old;
-	FmtAllocator alloc;
-	DeltaCommit *commit;
-
-	abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	DeltaErrorContextPush(&errpos, rel_path);
-	buf = DeltaReadWholeFile(abs_path, rel_path, 0, &len);
 
 	DeltaCommitBuilderInit(&b, version);
-	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
-									 "deltacc log line context",
-									 ALLOCSET_DEFAULT_SIZES);
-	alloc = dc_fmt_allocator(line_cxt);
-	while (pos < len)
-	{
-		const char *line = buf + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		Size		llen = nl ? (Size) (nl - line) : len - pos;
-		Size		k;
-		DjValue		v;
-		DjError		err;
-
-		CHECK_FOR_INTERRUPTS();
-		errpos.line++;
-		pos += llen + (nl ? 1 : 0);
-		if (llen > 0 && line[llen - 1] == '\r')
-			llen--;
-		for (k = 0; k < llen; k++)
-			if (line[k] != ' ' && line[k] != '\t')
-				break;
-		if (k == llen)
-			continue;			/* blank line */
-
-		old = MemoryContextSwitchTo(line_cxt);
-		if (!dj_parse(line, llen, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
-			dc_json_report_error(&err, "Delta log entry", ERRCODE_DATA_CORRUPTED);
-		DeltaDecodeAction(&b, &v);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(line_cxt);
-	}
-	MemoryContextDelete(line_cxt);
-	pfree(buf);
-	errpos.line = 0;
-	commit = DeltaCommitBuilderFinish(&b);
-	DeltaErrorContextPop(&errpos);
-	pfree(abs_path);
-	return commit;
+	DeltaLogScanActionFile(log, rel_path, decode_line_cb, &b);
+	return DeltaCommitBuilderFinish(&b);
 }
 
 /*
@@ -659,6 +834,20 @@ DeltaLogReadCommit(DeltaLog *log, int64 version)
 	char	   *name;
 	DeltaCommit *c;
 
+	DeltaLogCheckCommitAvailable(log, version);
+	name = DeltaCommitFileName(version);
+	c = DeltaLogReadActionFile(log, name, version);
+	pfree(name);
+	return c;
+}
+
+/*
+ * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of
+ * 'version' is in the listing.
+ */
+void
+DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version)
+{
 	if (log->first_version < 0 || version < log->first_version ||
 		version > log->last_version)
 		ereport(ERROR,
@@ -670,10 +859,6 @@ DeltaLogReadCommit(DeltaLog *log, int64 version)
 				errdetail("JSON commits are available for versions " INT64_FORMAT
 						  " to " INT64_FORMAT ".",
 						  log->first_version, log->last_version));
-	name = DeltaCommitFileName(version);
-	c = DeltaLogReadActionFile(log, name, version);
-	pfree(name);
-	return c;
 }
 
 /* Value of a hex digit, -1 if not one. */

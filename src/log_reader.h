@@ -21,6 +21,7 @@
 #define DELTACC_LOG_READER_H
 
 #include "delta_actions.h"
+#include "djson.h"
 
 /* Kinds of checkpoint files found in _delta_log. */
 typedef enum DeltaCheckpointKind
@@ -71,8 +72,15 @@ typedef struct DeltaLog
 	DeltaLastCheckpoint last_checkpoint;
 } DeltaLog;
 
-/* GUC: largest single log file (commit, checkpoint, _last_checkpoint) read. */
+/* GUC deltacc.max_log_file_bytes: largest log file read. */
 extern int	deltacc_max_log_file_bytes;
+
+/*
+ * GUC deltacc.max_log_line_bytes: longest single line of a newline-delimited
+ * log file (the line buffer never grows beyond it).  Added by the hostile
+ * suite's owner in place of a compile-time 256MB constant.
+ */
+extern int	deltacc_max_log_line_bytes;
 
 /* Define the GUCs of this module (called from _PG_init). */
 extern void log_reader_init(void);
@@ -112,6 +120,12 @@ extern DeltaLog *DeltaLogOpen(const char *table_path);
 extern DeltaCommit *DeltaLogReadCommit(DeltaLog *log, int64 version);
 
 /*
+ * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of
+ * 'version' is present (callers that stream commits check this first).
+ */
+extern void DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version);
+
+/*
  * Read a newline-delimited file of actions (a commit, a v2 JSON checkpoint
  * or a JSON sidecar) given its path relative to the table root (e.g.
  * "_delta_log/00000000000000000002.checkpoint.<uuid>.json"); the decoded
@@ -120,6 +134,33 @@ extern DeltaCommit *DeltaLogReadCommit(DeltaLog *log, int64 version);
  */
 extern DeltaCommit *DeltaLogReadActionFile(DeltaLog *log, const char *rel_path,
 										   int64 version);
+
+/*
+ * Stream a newline-delimited action file (path relative to the table root)
+ * line by line: each non-blank line is parsed (ERROR on bad JSON) and
+ * passed to cb with its byte offset, length (without the newline) and
+ * 1-based line number.  cb runs with CurrentMemoryContext set to a per-line
+ * context that is reset after it returns (the DjValue lives there too), and
+ * with the error context of the file and line pushed.  Memory is bounded by
+ * the longest line, not the file size.  Files above
+ * deltacc.max_log_file_bytes are refused (ERRCODE_PROGRAM_LIMIT_EXCEEDED).
+ */
+typedef void (*DeltaActionLineCallback) (void *arg, const DjValue *action,
+										 int64 offset, int32 len,
+										 int64 line_no);
+extern void DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
+								   DeltaActionLineCallback cb, void *arg);
+
+/*
+ * Random access to log lines (lazy snapshots): open a table file with
+ * OpenTransientFile (ERROR if impossible), read len bytes at offset (ERROR
+ * on a short read), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,
+ * DjValue in CurrentMemoryContext).
+ */
+extern int	DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
+extern void DeltaLogReadAt(int fd, char *buf, Size len, off_t offset,
+						   const char *rel_path);
+extern DjValue DeltaLogParseLine(const char *line, Size len);
 
 /*
  * Read a whole file into a palloc'd, NUL-terminated buffer (CurrentMemoryContext).

@@ -59,6 +59,8 @@
 #include "parser/parser.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -837,8 +839,18 @@ build_k(CompileCtx *cc, Node *e, int depth)
 					return NULL;
 				return k_or(list_make2(a, b));
 			}
+		case T_Const:
+			{
+				Const	   *c = (Const *) e;
+
+				/* NULL or FALSE for every row (e.g. "c IN (NULL)"): no row matches */
+				if (c->consttype == BOOLOID &&
+					(c->constisnull || !DatumGetBool(c->constvalue)))
+					return k_new(K_FALSE);
+				return NULL;
+			}
 		default:
-			return NULL;		/* constants, functions, casts, ... */
+			return NULL;		/* functions, casts, column vs column, ... */
 	}
 }
 
@@ -1042,6 +1054,36 @@ const_text(const Const *c)
 
 	if (c->constisnull)
 		return pstrdup("NULL");
+	if (c->consttype == TIMESTAMPTZOID || c->consttype == TIMESTAMPOID ||
+		c->consttype == DATEOID)
+	{
+		/* ISO 8601 whatever DateStyle says */
+		struct pg_tm tm;
+		fsec_t		fsec;
+		int			tz;
+		const char *tzn;
+		char		buf[MAXDATELEN + 1];
+
+		if (c->consttype == DATEOID)
+		{
+			if (!DATE_NOT_FINITE(DatumGetDateADT(c->constvalue)))
+			{
+				j2date(DatumGetDateADT(c->constvalue) + POSTGRES_EPOCH_JDATE,
+					   &tm.tm_year, &tm.tm_mon, &tm.tm_mday);
+				EncodeDateOnly(&tm, USE_ISO_DATES, buf);
+				return quote_literal_cstr(buf);
+			}
+		}
+		else if (!TIMESTAMP_NOT_FINITE(DatumGetTimestamp(c->constvalue)) &&
+				 timestamp2tm(DatumGetTimestamp(c->constvalue),
+							  c->consttype == TIMESTAMPTZOID ? &tz : NULL,
+							  &tm, &fsec, &tzn, NULL) == 0)
+		{
+			EncodeDateTime(&tm, fsec, c->consttype == TIMESTAMPTZOID, tz, tzn,
+						   USE_ISO_DATES, buf);
+			return quote_literal_cstr(buf);
+		}
+	}
 	getTypeOutputInfo(c->consttype, &out, &isvarlena);
 	s = OidOutputFunctionCall(out, c->constvalue);
 	switch (c->consttype)
@@ -1424,6 +1466,25 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 			rs->wanted[i] = true;
 }
 
+/*
+ * Why a data conjunct referencing the leaves in refs[] is not usable: a
+ * referenced column without statistics, else its form.
+ */
+static char *
+unusable_note(const DeltaReadSet *rs, const bool *refs)
+{
+	int			j;
+
+	for (j = 0; j < rs->schema->nleaves; j++)
+	{
+		const DeltaField *f = rs->schema->leaves[j];
+
+		if (refs[j] && !f->is_partition && !f->in_stats)
+			return psprintf("%s is not in the statistics column set", f->path);
+	}
+	return pstrdup("a conjunct is not a bare column compared with a constant");
+}
+
 /* Compile read i from its text into rs->reads[i]. */
 static void
 compile_read(DeltaReadSet *rs, int i, const char *text)
@@ -1517,8 +1578,7 @@ compile_read(DeltaReadSet *rs, int i, const char *text)
 			if (k != NULL)
 				ks[j] = lappend(ks[j], k);
 			else if (j == 1)
-				ri->notes = lappend(ri->notes,
-									"a conjunct is not a bare column compared with a constant");
+				ri->notes = lappend(ri->notes, unusable_note(rs, refs));
 		}
 	}
 
@@ -1903,7 +1963,7 @@ describe_false_part(const DeltaReadSet *rs, const KNode *k,
 		return psprintf("%s is all null (nullCount = numRecords = " INT64_FORMAT ")",
 						rs->schema->leaves[k->leaf]->path, fs->num_records);
 	if (k->kind == K_FALSE)
-		return pstrdup("the predicate can match no row (IN list of NULLs)");
+		return pstrdup("a conjunct is NULL or false for every row");
 	return psprintf("%s is false for %s", deparse_k(rs, k, true),
 					describe_stats(rs, v, fs));
 }
@@ -2064,4 +2124,20 @@ delta_writer_includes_nan(const char *engine_info)
 		strstr(engine_info, "photon") == NULL)
 		return true;
 	return false;
+}
+
+/*
+ * delta_read_row_references: see predicate.h (added for src/rowlevel.c).
+ */
+bool
+delta_read_row_references(const DeltaReadSet *rs, int read, bool *refs)
+{
+	const ReadInfo *ri;
+
+	Assert(read >= 0 && read < rs->nreads);
+	ri = &rs->reads[read];
+	if (ri->row_expr == NULL)
+		return false;
+	collect_vars((Node *) ri->row_expr, refs);
+	return true;
 }

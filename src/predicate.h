@@ -132,6 +132,16 @@ extern bool delta_read_row_matches(DeltaReadSet *rs, int read,
 								   const Datum *values, const bool *isnull);
 
 /*
+ * (Added for the row-level checker, src/rowlevel.c.)  The leaves that read
+ * i's row expression (the usable conjuncts delta_read_row_matches
+ * evaluates) references: refs[leaf_index] is set for each, refs must hold
+ * schema->nleaves entries and is not cleared first.  Returns false when the
+ * read has no usable conjunct at all (every row matches).
+ */
+extern bool delta_read_row_references(const DeltaReadSet *rs, int read,
+									  bool *refs);
+
+/*
  * Is the writer named by a commitInfo.engineInfo known to include NaN in
  * float/double min/max statistics (Spark-computed statistics: Apache
  * Spark with Delta Lake, Databricks Runtime)?  NULL or unknown: false.

@@ -4,10 +4,13 @@
  *	  Log replay: the live files, metadata, protocol, txns and domains of a
  *	  Delta table at one version (see snapshot.h for the rules).
  *
- * Live files are tracked in a simplehash keyed by (path, DV unique id) whose
- * entries point at the decoded actions themselves: no string is copied, and
- * a million-file snapshot costs 16 bytes of hash entry per file on top of
- * the decoded actions.
+ * Replay decodes (and so validates) every action, but keeps of each add
+ * only its key, its size and where its line is (commit version, byte
+ * offset, length, line number): a LiveKey of about 60 bytes plus the path.
+ * Live keys sit in a simplehash keyed by (path, DV unique id).  An eager
+ * snapshot then decodes the live adds again, in key order, by reading
+ * their lines with pread; a lazy one does that one file at a time for its
+ * caller, so snapshot_files over a million files never holds them all.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -20,56 +23,115 @@
 
 #include "common/hashfn.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/memutils.h"
 
+#include "actions.h"
 #include "log_reader.h"
 #include "snapshot.h"
 
 DeltaCheckpointReadHook delta_checkpoint_read_hook = NULL;
 
-/* Hash of the (path, DV unique id) key of a file action. */
-static inline uint32
-file_key_hash(const DeltaFileAction *fa)
+/*
+ * A live file during replay: its key, size and where its add is.  fa is set
+ * when the add is already decoded in memory (checkpoint state); otherwise
+ * the add is line line_no of the commit file of version sources[source].
+ */
+typedef struct LiveKey
 {
-	uint32		h = hash_bytes((const unsigned char *) fa->path,
-							   (int) strlen(fa->path));
+	const char *path;
+	const char *dv_uid;			/* NULL without a DV */
+	DeltaFileAction *fa;
+	int64		offset;
+	int64		size;
+	int32		len;
+	int32		line_no;
+	int32		source;
+	bool		has_size;
+} LiveKey;
 
-	if (fa->dv != NULL)
-		h = hash_combine(h, hash_bytes((const unsigned char *) fa->dv->unique_id,
-									   (int) strlen(fa->dv->unique_id)));
+struct DeltaSnapshotLazy
+{
+	DeltaLog   *log;
+	LiveKey   **keys;			/* sorted by (path, dv_uid) */
+	int64	   *sources;		/* commit versions, by source index */
+	int			n_sources;
+	int			fd;				/* open commit file, or -1 */
+	int			fd_source;		/* which source fd is */
+	MemoryContextCallback close_cb;
+};
+
+/* Hash of a (path, DV unique id) key. */
+static inline uint32
+live_key_hash(const LiveKey *k)
+{
+	uint32		h = hash_bytes((const unsigned char *) k->path,
+							   (int) strlen(k->path));
+
+	if (k->dv_uid != NULL)
+		h = hash_combine(h, hash_bytes((const unsigned char *) k->dv_uid,
+									   (int) strlen(k->dv_uid)));
 	return h;
 }
 
 /* Equality of (path, DV unique id) keys. */
 static inline bool
-file_key_equal(const DeltaFileAction *a, const DeltaFileAction *b)
+live_key_equal(const LiveKey *a, const LiveKey *b)
 {
 	if (strcmp(a->path, b->path) != 0)
 		return false;
-	if (a->dv == NULL || b->dv == NULL)
-		return a->dv == b->dv;
-	return strcmp(a->dv->unique_id, b->dv->unique_id) == 0;
+	if (a->dv_uid == NULL || b->dv_uid == NULL)
+		return a->dv_uid == b->dv_uid;
+	return strcmp(a->dv_uid, b->dv_uid) == 0;
 }
 
 typedef struct LiveFileEntry
 {
-	DeltaFileAction *key;
+	LiveKey    *key;
 	uint32		hash;
 	char		status;
 } LiveFileEntry;
 
 #define SH_PREFIX livefiles
 #define SH_ELEMENT_TYPE LiveFileEntry
-#define SH_KEY_TYPE DeltaFileAction *
+#define SH_KEY_TYPE LiveKey *
 #define SH_KEY key
-#define SH_HASH_KEY(tb, key) file_key_hash(key)
-#define SH_EQUAL(tb, a, b) file_key_equal(a, b)
+#define SH_HASH_KEY(tb, key) live_key_hash(key)
+#define SH_EQUAL(tb, a, b) live_key_equal(a, b)
 #define SH_STORE_HASH
 #define SH_GET_HASH(tb, a) a->hash
 #define SH_SCOPE static inline
 #define SH_DECLARE
 #define SH_DEFINE
 #include "lib/simplehash.h"
+
+/* Order of live keys: path, then DV unique id with "no DV" first. */
+static int
+live_key_compare(const LiveKey *a, const LiveKey *b)
+{
+	int			c = strcmp(a->path, b->path);
+
+	if (c != 0)
+		return c;
+	if (a->dv_uid == NULL || b->dv_uid == NULL)
+		return (a->dv_uid != NULL) - (b->dv_uid != NULL);
+	return strcmp(a->dv_uid, b->dv_uid);
+}
+
+/*
+ * qsort comparator over LiveKey pointers.  Sorting a million-file snapshot
+ * takes a while, so it checks for interrupts every 64k comparisons:
+ * pg_qsort holds no resources, an ERROR may leave it.
+ */
+static int
+cmp_live_key_ptr(const void *a, const void *b)
+{
+	static uint32 ncalls = 0;
+
+	if ((++ncalls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return live_key_compare(*(LiveKey *const *) a, *(LiveKey *const *) b);
+}
 
 /*
  * Order of file actions: path (strcmp), then DV unique id with "no DV"
@@ -85,22 +147,6 @@ DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b)
 	if (a->dv == NULL || b->dv == NULL)
 		return (a->dv != NULL) - (b->dv != NULL);
 	return strcmp(a->dv->unique_id, b->dv->unique_id);
-}
-
-/*
- * qsort comparator over DeltaFileAction pointers.  Sorting a million-file
- * snapshot takes seconds, so it checks for interrupts every 64k
- * comparisons: pg_qsort holds no resources, an ERROR may leave it.
- */
-static int
-cmp_file_ptr(const void *a, const void *b)
-{
-	static uint32 ncalls = 0;
-
-	if ((++ncalls & 0xFFFF) == 0)
-		CHECK_FOR_INTERRUPTS();
-	return DeltaFileKeyCompare(*(DeltaFileAction *const *) a,
-							   *(DeltaFileAction *const *) b);
 }
 
 /*
@@ -190,6 +236,92 @@ DeltaProtocolCheckReadable(const DeltaProtocol *protocol)
 	}
 }
 
+/* Replay state. */
+typedef struct ReplayState
+{
+	livefiles_hash *live;
+	DeltaStrArena strings;		/* key strings (snapshot context) */
+	DeltaCommitBuilder meta;	/* metaData, protocol, txn, domains (snapshot
+								 * context) */
+	int32		source;			/* index of the commit being replayed */
+	int64		version;
+	MemoryContext cxt;			/* snapshot context */
+} ReplayState;
+
+/* Apply one add or remove to the live set. */
+static void
+replay_file(ReplayState *rs, DeltaFileAction *fa, bool in_memory,
+			int64 offset, int32 len, int64 line_no)
+{
+	LiveKey		probe;
+	LiveFileEntry *e;
+	bool		found;
+
+	probe.path = fa->path;
+	probe.dv_uid = fa->dv ? fa->dv->unique_id : NULL;
+	if (fa->kind == DELTA_FILE_REMOVE)
+	{
+		livefiles_delete(rs->live, &probe);
+		return;
+	}
+	if (fa->kind != DELTA_FILE_ADD)
+		return;
+	e = livefiles_insert(rs->live, &probe, &found);
+	if (!found)
+	{
+		LiveKey    *k = MemoryContextAlloc(rs->cxt, sizeof(LiveKey));
+
+		if (in_memory)
+		{
+			k->path = fa->path;
+			k->dv_uid = probe.dv_uid;
+		}
+		else
+		{
+			k->path = DeltaArenaStrndup(&rs->strings, fa->path, strlen(fa->path));
+			k->dv_uid = probe.dv_uid ?
+				DeltaArenaStrndup(&rs->strings, probe.dv_uid, strlen(probe.dv_uid)) : NULL;
+		}
+		e->key = k;
+	}
+	/* the newer add replaces an older one of the same key */
+	e->key->fa = in_memory ? fa : NULL;
+	e->key->offset = offset;
+	e->key->len = len;
+	e->key->line_no = (int32) Min(line_no, PG_INT32_MAX);
+	e->key->source = rs->source;
+	e->key->has_size = fa->has_size;
+	e->key->size = fa->size;
+}
+
+/*
+ * DeltaLogScanActionFile callback of replay: decode the line (which
+ * validates it); file actions go to the live set, everything else but
+ * commitInfo is decoded again into the long-lived builder.
+ */
+static void
+replay_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
+			   int64 line_no)
+{
+	ReplayState *rs = (ReplayState *) arg;
+	DeltaCommitBuilder scratch;
+	int			i;
+
+	DeltaCommitBuilderInit(&scratch, rs->version);	/* line context */
+	scratch.mode = DELTA_DECODE_KEYS;
+	DeltaDecodeAction(&scratch, action);
+	for (i = 0; i < scratch.n_files; i++)
+		replay_file(rs, &scratch.files[i], false, offset, len, line_no);
+	if (scratch.metadata || scratch.protocol || scratch.n_txns > 0 ||
+		scratch.n_domains > 0)
+	{
+		/* the builder allocates what it keeps in its own (snapshot) context */
+		DeltaDecodeAction(&rs->meta, action);
+		rs->meta.n_files = 0;	/* files were handled above */
+		rs->meta.commit_info = NULL;
+	}
+}
+
 /* Order for txns: app_id, then position (stable). */
 typedef struct IndexedTxn
 {
@@ -223,82 +355,81 @@ cmp_indexed_domain(const void *a, const void *b)
 	return c != 0 ? c : x->pos - y->pos;
 }
 
-/* Growable arrays of txns/domains seen during replay. */
-typedef struct ReplayState
-{
-	livefiles_hash *live;
-	DeltaMetadata *metadata;
-	DeltaProtocol *protocol;
-	IndexedTxn *txns;
-	int			n_txns;
-	int			cap_txns;
-	IndexedDomain *domains;
-	int			n_domains;
-	int			cap_domains;
-} ReplayState;
-
-/* Apply one commit (or checkpoint state) to the replay state. */
+/*
+ * Keep the latest txn per appId from the starting state's txns followed by
+ * the replayed ones.
+ */
 static void
-replay_commit(ReplayState *rs, DeltaCommit *c)
+finish_txns(DeltaSnapshot *snap, const DeltaCommit *start,
+			const DeltaCommitBuilder *meta)
 {
-	int			i;
-	bool		found;
+	int			n = (start ? start->n_txns : 0) + meta->n_txns;
+	IndexedTxn *all;
+	int			i,
+				k = 0;
 
-	for (i = 0; i < c->n_files; i++)
-	{
-		DeltaFileAction *fa = &c->files[i];
+	if (n == 0)
+		return;
+	all = palloc(sizeof(IndexedTxn) * n);
+	for (i = 0; start && i < start->n_txns; i++, k++)
+		all[k].t = start->txns[i], all[k].pos = k;
+	for (i = 0; i < meta->n_txns; i++, k++)
+		all[k].t = meta->txns[i], all[k].pos = k;
+	qsort(all, n, sizeof(IndexedTxn), cmp_indexed_txn);
+	snap->txns = palloc(sizeof(DeltaTxn) * n);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || strcmp(all[i].t.app_id, all[i + 1].t.app_id) != 0)
+			snap->txns[snap->n_txns++] = all[i].t;
+	pfree(all);
+}
 
-		CHECK_FOR_INTERRUPTS();
-		if (fa->kind == DELTA_FILE_ADD)
-		{
-			LiveFileEntry *e = livefiles_insert(rs->live, fa, &found);
+/* Keep the latest action per domain (tombstones included). */
+static void
+finish_domains(DeltaSnapshot *snap, const DeltaCommit *start,
+			   const DeltaCommitBuilder *meta)
+{
+	int			n = (start ? start->n_domains : 0) + meta->n_domains;
+	IndexedDomain *all;
+	int			i,
+				k = 0;
 
-			e->key = fa;		/* the newer add replaces an older one */
-		}
-		else if (fa->kind == DELTA_FILE_REMOVE)
-			livefiles_delete(rs->live, fa);
-	}
-	if (c->metadata)
-		rs->metadata = c->metadata;
-	if (c->protocol)
-		rs->protocol = c->protocol;
-	for (i = 0; i < c->n_txns; i++)
-	{
-		if (rs->n_txns == rs->cap_txns)
-		{
-			rs->cap_txns = rs->cap_txns ? rs->cap_txns * 2 : 8;
-			rs->txns = rs->txns ? repalloc_huge(rs->txns, sizeof(IndexedTxn) * rs->cap_txns)
-				: palloc(sizeof(IndexedTxn) * rs->cap_txns);
-		}
-		rs->txns[rs->n_txns].t = c->txns[i];
-		rs->txns[rs->n_txns].pos = rs->n_txns;
-		rs->n_txns++;
-	}
-	for (i = 0; i < c->n_domains; i++)
-	{
-		if (rs->n_domains == rs->cap_domains)
-		{
-			rs->cap_domains = rs->cap_domains ? rs->cap_domains * 2 : 8;
-			rs->domains = rs->domains ?
-				repalloc_huge(rs->domains, sizeof(IndexedDomain) * rs->cap_domains)
-				: palloc(sizeof(IndexedDomain) * rs->cap_domains);
-		}
-		rs->domains[rs->n_domains].d = c->domains[i];
-		rs->domains[rs->n_domains].pos = rs->n_domains;
-		rs->n_domains++;
-	}
+	if (n == 0)
+		return;
+	all = palloc(sizeof(IndexedDomain) * n);
+	for (i = 0; start && i < start->n_domains; i++, k++)
+		all[k].d = start->domains[i], all[k].pos = k;
+	for (i = 0; i < meta->n_domains; i++, k++)
+		all[k].d = meta->domains[i], all[k].pos = k;
+	qsort(all, n, sizeof(IndexedDomain), cmp_indexed_domain);
+	snap->domains = palloc(sizeof(DeltaDomain) * n);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || strcmp(all[i].d.domain, all[i + 1].d.domain) != 0)
+			snap->domains[snap->n_domains++] = all[i].d;
+	pfree(all);
+}
+
+/* Memory context reset callback: close the cached commit file. */
+static void
+lazy_close_cb(void *arg)
+{
+	DeltaSnapshotLazy *lz = (DeltaSnapshotLazy *) arg;
+
+	if (lz->fd >= 0)
+		CloseTransientFile(lz->fd);
+	lz->fd = -1;
 }
 
 /*
- * Build the snapshot at 'version' (-1 = latest) in a new child context of
- * CurrentMemoryContext.
+ * Replay the log up to 'version' (-1 = latest) into a lazy snapshot, in a
+ * new child context of CurrentMemoryContext.
  */
 DeltaSnapshot *
-DeltaSnapshotBuild(DeltaLog *log, int64 version)
+DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 {
 	MemoryContext cxt;
 	MemoryContext old;
 	DeltaSnapshot *snap;
+	DeltaSnapshotLazy *lz;
 	ReplayState rs;
 	DeltaCommit *start;
 	int64		first_json;
@@ -323,111 +454,210 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	snap->cxt = cxt;
 	snap->version = version;
 	snap->checkpoint_version = -1;
+	lz = palloc0(sizeof(DeltaSnapshotLazy));
+	lz->log = log;
+	lz->fd = -1;
+	lz->close_cb.func = lazy_close_cb;
+	lz->close_cb.arg = lz;
+	MemoryContextRegisterResetCallback(cxt, &lz->close_cb);
+	snap->lazy = lz;
 
 	memset(&rs, 0, sizeof(rs));
+	rs.cxt = cxt;
+	rs.strings.cxt = cxt;
 	rs.live = livefiles_create(cxt, 1024, NULL);
+	DeltaCommitBuilderInit(&rs.meta, -1);
 
 	start = DeltaLogStartingState(log, 0, version, &first_json);
 	if (start != NULL)
 	{
 		snap->checkpoint_version = start->version;
-		replay_commit(&rs, start);
+		rs.source = -1;
+		for (i = 0; i < start->n_files; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			replay_file(&rs, &start->files[i], true, 0, 0, 0);
+		}
 	}
+	lz->n_sources = (int) Max(version - first_json + 1, 0);
+	lz->sources = palloc(sizeof(int64) * Max(lz->n_sources, 1));
 	for (v = first_json; v <= version; v++)
 	{
+		char	   *name;
+
 		CHECK_FOR_INTERRUPTS();
-		replay_commit(&rs, DeltaLogReadCommit(log, v));
+		DeltaLogCheckCommitAvailable(log, v);
+		name = DeltaCommitFileName(v);
+		rs.source = (int32) (v - first_json);
+		rs.version = v;
+		rs.meta.version = v;
+		lz->sources[rs.source] = v;
+		MemoryContextSwitchTo(old);
+		DeltaLogScanActionFile(log, name, replay_line_cb, &rs);
+		MemoryContextSwitchTo(cxt);
+		pfree(name);
 	}
 
-	if (rs.protocol == NULL)
+	snap->metadata = rs.meta.metadata ? rs.meta.metadata : (start ? start->metadata : NULL);
+	snap->protocol = rs.meta.protocol ? rs.meta.protocol : (start ? start->protocol : NULL);
+	if (snap->protocol == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("Delta table has no protocol action at version " INT64_FORMAT, version));
-	if (rs.metadata == NULL)
+	if (snap->metadata == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("Delta table has no metaData action at version " INT64_FORMAT, version));
-	snap->metadata = rs.metadata;
-	snap->protocol = rs.protocol;
-	DeltaProtocolCheckReadable(rs.protocol);
+	DeltaProtocolCheckReadable(snap->protocol);
 
-	snap->files = MemoryContextAllocHuge(cxt, sizeof(DeltaFileAction *) *
-										 Max(rs.live->members, 1));
+	lz->keys = MemoryContextAllocHuge(cxt, sizeof(LiveKey *) *
+									  Max(rs.live->members, 1));
 	n = 0;
 	livefiles_start_iterate(rs.live, &it);
 	while ((e = livefiles_iterate(rs.live, &it)) != NULL)
 	{
-		snap->files[n++] = e->key;
+		lz->keys[n++] = e->key;
 		if (e->key->has_size)
 			snap->size_bytes += e->key->size;
 	}
 	snap->n_files = n;
 	livefiles_destroy(rs.live);
-	qsort(snap->files, n, sizeof(DeltaFileAction *), cmp_file_ptr);
+	qsort(lz->keys, n, sizeof(LiveKey *), cmp_live_key_ptr);
 
-	/* txns: latest per appId */
-	if (rs.n_txns > 0)
-	{
-		qsort(rs.txns, rs.n_txns, sizeof(IndexedTxn), cmp_indexed_txn);
-		snap->txns = palloc(sizeof(DeltaTxn) * rs.n_txns);
-		for (i = 0; i < rs.n_txns; i++)
-		{
-			if (i + 1 < rs.n_txns &&
-				strcmp(rs.txns[i].t.app_id, rs.txns[i + 1].t.app_id) == 0)
-				continue;
-			snap->txns[snap->n_txns++] = rs.txns[i].t;
-		}
-	}
-	/* domains: latest action per domain, tombstones kept */
-	if (rs.n_domains > 0)
-	{
-		qsort(rs.domains, rs.n_domains, sizeof(IndexedDomain), cmp_indexed_domain);
-		snap->domains = palloc(sizeof(DeltaDomain) * rs.n_domains);
-		for (i = 0; i < rs.n_domains; i++)
-		{
-			if (i + 1 < rs.n_domains &&
-				strcmp(rs.domains[i].d.domain, rs.domains[i + 1].d.domain) == 0)
-				continue;
-			snap->domains[snap->n_domains++] = rs.domains[i].d;
-		}
-	}
+	finish_txns(snap, start, &rs.meta);
+	finish_domains(snap, start, &rs.meta);
 
 	MemoryContextSwitchTo(old);
 	return snap;
 }
 
-/* Release a snapshot and everything it owns. */
+/*
+ * Decode the add behind a live key into CurrentMemoryContext, reading its
+ * line from the commit file (the cached descriptor is reused while the
+ * source stays the same).
+ */
+static DeltaFileAction *
+lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
+{
+	DeltaSnapshotLazy *lz = snap->lazy;
+	int64		version = lz->sources[k->source];
+	char	   *name = DeltaCommitFileName(version);
+	char	   *line;
+	DeltaErrorPosition errpos;
+	DeltaCommitBuilder b;
+	DjValue		v;
+	int			i;
+
+	if (lz->fd < 0 || lz->fd_source != k->source)
+	{
+		if (lz->fd >= 0)
+			CloseTransientFile(lz->fd);
+		lz->fd = -1;
+		lz->fd = DeltaLogOpenRel(lz->log, name);
+		lz->fd_source = k->source;
+	}
+	DeltaErrorContextPush(&errpos, name);
+	errpos.line = k->line_no;
+	line = palloc(k->len + 1);
+	DeltaLogReadAt(lz->fd, line, k->len, (off_t) k->offset, name);
+	line[k->len] = '\0';
+	v = DeltaLogParseLine(line, k->len);
+	DeltaCommitBuilderInit(&b, version);
+	b.mode = mode;
+	DeltaDecodeAction(&b, &v);
+	DeltaErrorContextPop(&errpos);
+	for (i = 0; i < b.n_files; i++)
+	{
+		DeltaFileAction *fa = &b.files[i];
+
+		if (fa->kind == DELTA_FILE_ADD && strcmp(fa->path, k->path) == 0 &&
+			((fa->dv == NULL && k->dv_uid == NULL) ||
+			 (fa->dv != NULL && k->dv_uid != NULL &&
+			  strcmp(fa->dv->unique_id, k->dv_uid) == 0)))
+			return fa;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta log file \"%s\" changed while it was being read", name));
+	return NULL;				/* keep compiler quiet */
+}
+
+/* The i-th live file (see snapshot.h). */
+DeltaFileAction *
+DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i)
+{
+	return DeltaSnapshotGetFileExt(snap, i, false);
+}
+
+/* The i-th live file, optionally with stats fields left unextracted. */
+DeltaFileAction *
+DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
+{
+	const LiveKey *k;
+
+	Assert(i >= 0 && i < snap->n_files);
+	if (snap->files != NULL)
+		return snap->files[i];
+	k = snap->lazy->keys[i];
+	if (k->fa != NULL)
+		return k->fa;
+	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_DEFER_STATS
+						  : DELTA_DECODE_FULL);
+}
+
+/*
+ * Build the snapshot at 'version' (-1 = latest) with every live file
+ * decoded (snap->files), in a new child context of CurrentMemoryContext.
+ */
+DeltaSnapshot *
+DeltaSnapshotBuild(DeltaLog *log, int64 version)
+{
+	DeltaSnapshot *snap = DeltaSnapshotBuildLazy(log, version);
+	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
+	int64		i;
+	DeltaFileAction **files;
+
+	files = MemoryContextAllocHuge(snap->cxt, sizeof(DeltaFileAction *) *
+								   Max(snap->n_files, 1));
+	for (i = 0; i < snap->n_files; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		files[i] = DeltaSnapshotGetFile(snap, i);	/* snap->files still NULL */
+	}
+	snap->files = files;
+	lazy_close_cb(snap->lazy);
+	MemoryContextSwitchTo(old);
+	return snap;
+}
+
+/* Release a snapshot and everything it owns (closes its open file). */
 void
 DeltaSnapshotFree(DeltaSnapshot *snap)
 {
 	MemoryContextDelete(snap->cxt);
 }
 
-/* Binary search for (path, dv_unique_id); NULL when not live. */
+/*
+ * Binary search for (path, dv_unique_id); NULL when not live.  A lazy
+ * snapshot decodes the match into CurrentMemoryContext.
+ */
 DeltaFileAction *
-DeltaSnapshotFind(const DeltaSnapshot *snap, const char *path,
+DeltaSnapshotFind(DeltaSnapshot *snap, const char *path,
 				  const char *dv_unique_id)
 {
 	int64		lo = 0;
 	int64		hi = snap->n_files - 1;
-	DeltaFileAction key;
-	DeltaDV		dv;
+	LiveKey		probe;
 
-	memset(&key, 0, sizeof(key));
-	key.path = (char *) path;
-	if (dv_unique_id != NULL)
-	{
-		memset(&dv, 0, sizeof(dv));
-		dv.unique_id = (char *) dv_unique_id;
-		key.dv = &dv;
-	}
+	probe.path = path;
+	probe.dv_uid = dv_unique_id;
 	while (lo <= hi)
 	{
 		int64		mid = lo + (hi - lo) / 2;
-		int			c = DeltaFileKeyCompare(snap->files[mid], &key);
+		int			c = live_key_compare(snap->lazy->keys[mid], &probe);
 
 		if (c == 0)
-			return snap->files[mid];
+			return DeltaSnapshotGetFile(snap, mid);
 		if (c < 0)
 			lo = mid + 1;
 		else

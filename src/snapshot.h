@@ -24,6 +24,8 @@
 #include "delta_actions.h"
 #include "log_reader.h"
 
+typedef struct DeltaSnapshotLazy DeltaSnapshotLazy;
+
 typedef struct DeltaSnapshot
 {
 	int64		version;
@@ -32,8 +34,9 @@ typedef struct DeltaSnapshot
 	int64		n_files;
 	DeltaFileAction **files;	/* live adds, sorted by path (strcmp), then DV
 								 * unique id (no DV first); each points into
-								 * snapshot-owned memory */
-	int64		size_bytes;		/* sum of files[i]->size */
+								 * snapshot-owned memory.  NULL for a lazy
+								 * snapshot: use DeltaSnapshotGetFile. */
+	int64		size_bytes;		/* sum of the live files' sizes */
 	int			n_txns;
 	DeltaTxn   *txns;			/* sorted by app_id */
 	int			n_domains;
@@ -42,6 +45,7 @@ typedef struct DeltaSnapshot
 	int64		checkpoint_version; /* version of the checkpoint replay
 									 * started from, -1 if none */
 	MemoryContext cxt;			/* owns everything above (and the struct) */
+	DeltaSnapshotLazy *lazy;	/* where each live file's action is */
 } DeltaSnapshot;
 
 /*
@@ -66,6 +70,33 @@ extern DeltaCheckpointReadHook delta_checkpoint_read_hook;
  * error of DeltaLogReadCommit.
  */
 extern DeltaSnapshot *DeltaSnapshotBuild(DeltaLog *log, int64 version);
+
+/*
+ * Like DeltaSnapshotBuild, but the live files are not kept decoded: the
+ * snapshot holds only each file's key, size and the position of its add
+ * in the log (about 60 bytes plus the path per file), so a million-file
+ * table fits in little memory.  files is NULL; read the files one at a time
+ * with DeltaSnapshotGetFile (in order, for speed).  The snapshot keeps
+ * 'log' and reads the commit files again when files are fetched.
+ */
+extern DeltaSnapshot *DeltaSnapshotBuildLazy(DeltaLog *log, int64 version);
+
+/*
+ * The i-th live file (0 <= i < n_files) in (path, DV id) order.  For an
+ * eager snapshot returns snap->files[i].  For a lazy one decodes the file's
+ * add action again from the log into CurrentMemoryContext (reset it between
+ * calls); ERROR if the log changed meanwhile.
+ */
+extern DeltaFileAction *DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i);
+
+/*
+ * Same, but when defer_stats is true a lazily decoded file's
+ * has_num_records/num_records/tight_bounds are left unset for the caller to
+ * fill with DeltaStatsFieldsFromJson when it parses the stats anyway (saves
+ * one parse of the statistics per file).
+ */
+extern DeltaFileAction *DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i,
+												bool defer_stats);
 
 extern void DeltaSnapshotFree(DeltaSnapshot *snap);
 
@@ -93,8 +124,11 @@ extern DeltaCommit *DeltaLogStartingState(DeltaLog *log, int64 from_version,
 /* Compare two file actions by (path, DV unique id); for qsort and search. */
 extern int	DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b);
 
-/* Binary search a snapshot for (path, dv_unique_id or NULL); NULL if absent. */
-extern DeltaFileAction *DeltaSnapshotFind(const DeltaSnapshot *snap,
+/*
+ * Binary search a snapshot for (path, dv_unique_id or NULL); NULL if absent.
+ * For a lazy snapshot the result is decoded into CurrentMemoryContext.
+ */
+extern DeltaFileAction *DeltaSnapshotFind(DeltaSnapshot *snap,
 										  const char *path,
 										  const char *dv_unique_id);
 

@@ -87,7 +87,7 @@ SELECT num_files FROM deltacc.table_info(:'bad' || 'no_metadata');
 SELECT path, num_records, stats FROM deltacc.snapshot_files(:'bad' || 'bad_stats_ignored');
 
 -- a commit file above deltacc.max_log_file_bytes is refused before it is read
-SET deltacc.max_log_file_bytes = 2048;
+SET deltacc.max_log_file_bytes = '2kB';
 SELECT count(*) FROM deltacc.history(:'bad' || 'big_commit');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET deltacc.max_log_file_bytes;

@@ -344,7 +344,7 @@ END
 $$;
 
 -- ======================= bad arguments =====================================
-:C(pg_temp.tbl('unpart'), 0, mode => 'row_level');  -- ERROR
+:C(pg_temp.tbl('unpart'), 0, mode => 'row_level');  -- accepted (row_level mode, src/rowlevel.c)
 :C(pg_temp.tbl('unpart'), 0, mode => 'fast');  -- ERROR
 :C(pg_temp.tbl('unpart'), 0, isolation_level => 'ReadCommitted');  -- ERROR
 :C(pg_temp.tbl('unpart'), 0, actions => '{"add":{}}');  -- ERROR
@@ -357,7 +357,7 @@ $$;
 -- the GUC: default mode
 SHOW deltacc.default_mode;
 SET deltacc.default_mode = 'partition';
-SET deltacc.default_mode = 'row_level';  -- ERROR
+SET deltacc.default_mode = 'row_level';  -- accepted
 RESET deltacc.default_mode;
 -- privileges: a role without pg_read_server_files may not call them
 CREATE ROLE regress_conflict_nopriv;

@@ -10,6 +10,7 @@
 \set VERBOSITY terse
 SELECT path || '/big' AS big FROM regress_hostile.dirs WHERE name = 'big' \gset
 SELECT path || '/base' AS base FROM regress_hostile.dirs WHERE name = 'fx' \gset
+SELECT path || '/giant_line_20mb' AS giant FROM regress_hostile.dirs WHERE name = 'fx' \gset
 
 -- statement_timeout, early (reading/parsing) and late (replay, inserts)
 SET statement_timeout = '300ms';
@@ -25,10 +26,12 @@ SELECT clock_timestamp() - :'t0'::timestamptz < interval '1.3 s' AS table_info_s
 SELECT clock_timestamp() AS t0 \gset
 SELECT count(*) FROM deltacc.history(:'big');
 SELECT clock_timestamp() - :'t0'::timestamptz < interval '1.3 s' AS history_stopped_in_time;
--- A late timeout may or may not fire before the call completes, depending on
--- the machine; either way the statement must end within timeout + 1 s.
--- ends_in_time() traps the cancel (only query_canceled, by name) so the output does
--- not depend on which of the two happened.
+-- Late: after a full, unhindered run of the call, a timeout at half its
+-- duration lands in the last phases (replay and sort; inserts into the temp
+-- relations).  On a noisy machine the timed run may still finish first, so
+-- ends_in_time() traps the cancel (only query_canceled, by name): the output
+-- does not depend on which happened, and either way the statement must end
+-- within the timeout + 1 s.
 CREATE FUNCTION pg_temp.ends_in_time(sql text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
 	t0 timestamptz := clock_timestamp();
@@ -41,9 +44,18 @@ BEGIN
 	RETURN clock_timestamp() - t0 <
 		current_setting('statement_timeout')::interval + interval '1 s';
 END $$;
-SET statement_timeout = '2800ms';
+RESET statement_timeout;
+SELECT clock_timestamp() AS t0 \gset
+SELECT deltacc.load_log(:'big') AS full_load_log;
+SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 500)::int AS late_ms \gset
+SET statement_timeout = :late_ms;
 SELECT pg_temp.ends_in_time(format('SELECT deltacc.load_log(%L)', :'big'))
 	AS load_log_late_stopped_in_time;
+RESET statement_timeout;
+SELECT clock_timestamp() AS t0 \gset
+SELECT count(*) AS full_snapshot_files FROM deltacc.snapshot_files(:'big');
+SELECT (extract(epoch FROM clock_timestamp() - :'t0'::timestamptz) * 500)::int AS late_ms \gset
+SET statement_timeout = :late_ms;
 SELECT pg_temp.ends_in_time(format('SELECT count(*) FROM deltacc.snapshot_files(%L)', :'big'))
 	AS snapshot_files_late_stopped_in_time;
 RESET statement_timeout;
@@ -75,12 +87,23 @@ SET deltacc.max_log_file_bytes = '64MB';
 SELECT deltacc.load_log(:'big');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET deltacc.max_log_file_bytes;
-SET deltacc.max_deletion_vector_bytes = 16;
-SELECT cardinality(row_indexes) FROM pg_temp.delta_files f,
-       deltacc.deletion_vector(:'base', f.deletion_vector)
- WHERE f.deletion_vector IS NOT NULL;
+-- a 20 MB line (commitInfo padding) under a 1 MB line limit, then without
+SET deltacc.max_log_line_bytes = '1MB';
+SELECT count(*) FROM deltacc.history(:'giant');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET deltacc.max_log_line_bytes;
+SELECT count(*) FROM deltacc.history(:'giant');
+-- a descriptor claiming 100 bytes is refused under a 64-byte limit before
+-- its file is opened; without the limit the frame is found to run past the
+-- end of the file
+SET deltacc.max_deletion_vector_bytes = 64;
+SELECT cardinality FROM deltacc.deletion_vector(:'base',
+  '{"storageType":"u","pathOrInlineDv":"Q6Kt3y1b)0MgZSWwPunr","offset":1,"sizeInBytes":100,"cardinality":2}');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET deltacc.max_deletion_vector_bytes;
+SELECT cardinality FROM deltacc.deletion_vector(:'base',
+  '{"storageType":"u","pathOrInlineDv":"Q6Kt3y1b)0MgZSWwPunr","offset":1,"sizeInBytes":100,"cardinality":2}');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT cardinality(row_indexes) FROM pg_temp.delta_files f,
        deltacc.deletion_vector(:'base', f.deletion_vector)
  WHERE f.deletion_vector IS NOT NULL ORDER BY 1;
@@ -88,5 +111,6 @@ CREATE ROLE regress_hostile_limits IN ROLE pg_read_server_files;
 SET ROLE regress_hostile_limits;
 SET deltacc.max_log_file_bytes = '1GB';
 SET deltacc.max_deletion_vector_bytes = '1GB';
+SET deltacc.max_log_line_bytes = '512MB';
 RESET ROLE;
 DROP ROLE regress_hostile_limits;

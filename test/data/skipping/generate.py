@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Generate the small Delta logs under test/data/skipping/ (deterministic).
+
+Run from anywhere: python3 test/data/skipping/generate.py
+Only _delta_log/*.json files are written; the data files they name do not
+exist (the predicate tests never read them).
+
+Tables:
+  ids10        unpartitioned, id long 0..999 in 10 files of 100 ids
+               (reference §5.1 test fixture); version 1 adds 1000..1099
+  ids10_part   the same rows partitioned by p (all p=0) plus one file in p=1
+  ids10_nostat delta.dataSkippingNumIndexedCols=0: numRecords-only stats
+  colmap       column mapping 'name': nested struct, physical names in
+               stats and partitionValues, a partition column with a space
+"""
+import json
+import os
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+def field(name, typ, meta=None, nullable=True):
+    return {"name": name, "type": typ, "nullable": nullable, "metadata": meta or {}}
+
+
+def write_log(table, commits):
+    d = os.path.join(ROOT, table, "_delta_log")
+    os.makedirs(d, exist_ok=True)
+    for v, actions in enumerate(commits):
+        with open(os.path.join(d, "%020d.json" % v), "w") as f:
+            for a in actions:
+                f.write(json.dumps(a, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
+def commit_info(op, blind, ts):
+    return {"commitInfo": {"timestamp": ts, "operation": op,
+                           "operationParameters": {"mode": "Append"},
+                           "isolationLevel": "Serializable",
+                           "isBlindAppend": blind,
+                           "engineInfo": "Apache-Spark/3.5.0 Delta-Lake/3.0.0"}}
+
+
+def protocol():
+    return {"protocol": {"minReaderVersion": 1, "minWriterVersion": 2}}
+
+
+def metadata(schema_fields, part, conf, tid):
+    return {"metaData": {"id": tid, "format": {"provider": "parquet", "options": {}},
+                         "schemaString": json.dumps({"type": "struct", "fields": schema_fields},
+                                                    separators=(",", ":")),
+                         "partitionColumns": part, "configuration": conf,
+                         "createdTime": 1700000000000}}
+
+
+def add(path, pv, stats, ts):
+    a = {"path": path, "partitionValues": pv, "size": 1000,
+         "modificationTime": ts, "dataChange": True}
+    if stats is not None:
+        a["stats"] = json.dumps(stats, separators=(",", ":"))
+    return {"add": a}
+
+
+def id_stats(lo, hi, full=True):
+    s = {"numRecords": hi - lo + 1}
+    if full:
+        s.update({"minValues": {"id": lo}, "maxValues": {"id": hi}, "nullCount": {"id": 0}})
+    return s
+
+
+def ids_tables():
+    schema = [field("id", "long")]
+    ts = 1700000000000
+    v0 = [commit_info("WRITE", True, ts), protocol(),
+          metadata(schema, [], {}, "00000000-0000-0000-0000-000000000010")]
+    for k in range(10):
+        v0.append(add("part-%05d.parquet" % k, {}, id_stats(k * 100, k * 100 + 99), ts))
+    v1 = [commit_info("WRITE", True, ts + 1000),
+          add("part-00010.parquet", {}, id_stats(1000, 1099), ts + 1000)]
+    write_log("ids10", [v0, v1])
+
+    schema_p = [field("id", "long"), field("p", "integer")]
+    v0 = [commit_info("WRITE", True, ts), protocol(),
+          metadata(schema_p, ["p"], {}, "00000000-0000-0000-0000-000000000011")]
+    for k in range(10):
+        v0.append(add("p=0/part-%05d.parquet" % k, {"p": "0"}, id_stats(k * 100, k * 100 + 99), ts))
+    v0.append(add("p=1/part-00010.parquet", {"p": "1"}, id_stats(0, 99), ts))
+    v0.append(add("p=__HIVE_DEFAULT_PARTITION__/part-00011.parquet", {"p": None}, id_stats(0, 99), ts))
+    write_log("ids10_part", [v0])
+
+    v0 = [commit_info("WRITE", True, ts), protocol(),
+          metadata(schema, [], {"delta.dataSkippingNumIndexedCols": "0"},
+                   "00000000-0000-0000-0000-000000000012")]
+    for k in range(10):
+        v0.append(add("part-%05d.parquet" % k, {}, id_stats(k * 100, k * 100 + 99, False), ts))
+    write_log("ids10_nostat", [v0])
+
+
+def colmap_table():
+    def cm(phys, cid):
+        return {"delta.columnMapping.physicalName": phys, "delta.columnMapping.id": cid}
+    schema = [
+        field("Customer_ID", "long", cm("col-a1", 1)),
+        field("addr", {"type": "struct", "fields": [
+            field("City", "string", cm("col-b2", 3)),
+            field("zip", "integer", cm("col-b3", 4))]}, cm("col-b1", 2)),
+        field("Company Very Short", "string", cm("col-c1", 5)),
+    ]
+    ts = 1700000000000
+    conf = {"delta.columnMapping.mode": "name", "delta.columnMapping.maxColumnId": "5"}
+    v0 = [commit_info("WRITE", True, ts),
+          {"protocol": {"minReaderVersion": 2, "minWriterVersion": 5}},
+          metadata(schema, ["Company Very Short"], conf, "00000000-0000-0000-0000-000000000020")]
+    files = [("ACME", 1, 100, "Bern", "Zurich", 3000, 8099),
+             ("ACME", 101, 200, "Aarau", "Basel", 4000, 5000),
+             ("Globex", 1, 50, "Geneva", "Geneva", 1200, 1299),
+             (None, 500, 600, "Lugano", "Lugano", 6900, 6999)]
+    for n, (co, lo, hi, cmin, cmax, zmin, zmax) in enumerate(files):
+        stats = {"numRecords": hi - lo + 1,
+                 "minValues": {"col-a1": lo, "col-b1": {"col-b2": cmin, "col-b3": zmin}},
+                 "maxValues": {"col-a1": hi, "col-b1": {"col-b2": cmax, "col-b3": zmax}},
+                 "nullCount": {"col-a1": 0, "col-b1": {"col-b2": 0, "col-b3": 0}}}
+        v0.append(add("col-c1=%s/part-%05d.parquet" % (co or "__HIVE_DEFAULT_PARTITION__", n),
+                      {"col-c1": co}, stats, ts))
+    write_log("colmap", [v0])
+
+
+if __name__ == "__main__":
+    ids_tables()
+    colmap_table()
