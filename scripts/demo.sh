@@ -14,7 +14,9 @@ bash scripts/setup.sh
 WORK=$(mktemp -d /tmp/deltacc-demo.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cp -r "$ROOT/test/data/log/sales" "$WORK/sales"
+cp -r "$ROOT/test/data/conflicts/orders" "$WORK/orders"
 chmod -R a+rX "$WORK"
 
 pg_virtualenv -v "${PG_MAJOR:-15}" \
-	psql -X -q -v table="$WORK/sales" -f "$ROOT/scripts/demo.sql"
+	psql -X -q -v table="$WORK/sales" -v orders="$WORK/orders" \
+	-f "$ROOT/scripts/demo.sql"
