@@ -14,7 +14,9 @@
 #    a throwaway cluster (pg_virtualenv) straight from that build, so the
 #    numbers are those of an optimised build and nobody else's `make
 #    install` can swap the library during the run.  BENCH_EXTENSION=installed
-#    uses `CREATE EXTENSION deltacc` (the build setup.sh installed) instead.
+#    uses `CREATE EXTENSION deltacc` (the build setup.sh installed) instead;
+#    BENCH_SRC=<dir> builds deltacc from another source tree (e.g. a
+#    `git archive` of a branch) to measure it before it is merged.
 # 4. bench/bench.mjs runs every workload: agreement check, interleaved
 #    timed runs, peak memory, floor; writes bench/results.md and
 #    bench/out/results.json, and exits non-zero if the implementations
@@ -73,7 +75,7 @@ if [ "${BENCH_EXTENSION:-release}" != installed ]; then
 	echo "== release build of deltacc (bench/out/build)"
 	rm -rf "$BUILD"
 	mkdir -p "$BUILD"
-	cp -r Makefile deltacc.control src sql "$BUILD"/
+	(cd "${BENCH_SRC:-$ROOT}" && cp -r Makefile deltacc.control src sql "$BUILD"/)
 	rm -f "$BUILD"/sql/deltacc--*.sql
 	find "$BUILD" -name '*.o' -delete
 	make -s -C "$BUILD" PG_CONFIG="$PG_CONFIG" \

@@ -15,6 +15,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "checkpoint.h"
 #include "compat.h"
 #include "deletion_vector.h"
 #include "deltacc.h"
@@ -37,5 +38,6 @@ _PG_init(void)
 	conflict_init();
 	deletion_vector_init();
 	rowlevel_init();
+	checkpoint_init();
 	MarkGUCPrefixReserved("deltacc");
 }

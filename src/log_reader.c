@@ -33,6 +33,7 @@
 
 /* GUC */
 int			deltacc_max_log_file_bytes = INT_MAX;
+int			deltacc_max_log_line_bytes = 256 * 1024 * 1024;
 
 /* Read buffer of the line scanner (grows for longer lines). */
 #define DELTA_READ_CHUNK (1024 * 1024)
@@ -58,6 +59,17 @@ log_reader_init(void)
 							INT_MAX,
 							1024,
 							INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("deltacc.max_log_line_bytes",
+							"Longest single line of a Delta log file deltacc reads.",
+							"A commit, JSON checkpoint or sidecar line longer than this is refused; "
+							"the line buffer never grows beyond it.",
+							&deltacc_max_log_line_bytes,
+							256 * 1024 * 1024,
+							1024,
+							(int) (MaxAllocSize / 2),
 							PGC_SUSET,
 							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
@@ -726,13 +738,13 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 			}
 			if (have == cap)
 			{
-				if (cap >= DELTA_MAX_LINE_BYTES)
+				if (cap >= (Size) deltacc_max_log_line_bytes)
 					ereport(ERROR,
 							errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 							errmsg("Delta log line is too long"),
-							errdetail("Lines longer than %d bytes are not supported.",
-									  DELTA_MAX_LINE_BYTES));
-				cap = Min(cap * 2, (Size) DELTA_MAX_LINE_BYTES);
+							errdetail("Lines longer than %d bytes (deltacc.max_log_line_bytes) are not read.",
+									  deltacc_max_log_line_bytes));
+				cap = Min(cap * 2, (Size) deltacc_max_log_line_bytes);
 				buf = repalloc(buf, cap);
 			}
 			n = read(fd, buf + have, cap - have);
@@ -753,6 +765,12 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 			break;				/* end of file */
 		llen = nl ? (Size) (nl - (buf + start)) : have - start;
 		errpos.line++;
+		if (llen > (Size) deltacc_max_log_line_bytes)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("Delta log line is too long"),
+					errdetail("Lines longer than %d bytes (deltacc.max_log_line_bytes) are not read.",
+							  deltacc_max_log_line_bytes));
 		{
 			const char *line = buf + start;
 			int64		line_offset = buf_offset + (int64) start;

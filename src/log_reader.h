@@ -75,8 +75,12 @@ typedef struct DeltaLog
 /* GUC deltacc.max_log_file_bytes: largest log file read. */
 extern int	deltacc_max_log_file_bytes;
 
-/* Longest single line of a newline-delimited log file. */
-#define DELTA_MAX_LINE_BYTES (256 * 1024 * 1024)
+/*
+ * GUC deltacc.max_log_line_bytes: longest single line of a newline-delimited
+ * log file (the line buffer never grows beyond it).  Added by the hostile
+ * suite's owner in place of a compile-time 256MB constant.
+ */
+extern int	deltacc_max_log_line_bytes;
 
 /* Define the GUCs of this module (called from _PG_init). */
 extern void log_reader_init(void);

@@ -10,6 +10,7 @@
 \set VERBOSITY terse
 SELECT path || '/big' AS big FROM regress_hostile.dirs WHERE name = 'big' \gset
 SELECT path || '/base' AS base FROM regress_hostile.dirs WHERE name = 'fx' \gset
+SELECT path || '/giant_line_20mb' AS giant FROM regress_hostile.dirs WHERE name = 'fx' \gset
 
 -- statement_timeout, early (reading/parsing) and late (replay, inserts)
 SET statement_timeout = '300ms';
@@ -86,6 +87,12 @@ SET deltacc.max_log_file_bytes = '64MB';
 SELECT deltacc.load_log(:'big');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET deltacc.max_log_file_bytes;
+-- a 20 MB line (commitInfo padding) under a 1 MB line limit, then without
+SET deltacc.max_log_line_bytes = '1MB';
+SELECT count(*) FROM deltacc.history(:'giant');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET deltacc.max_log_line_bytes;
+SELECT count(*) FROM deltacc.history(:'giant');
 -- a descriptor claiming 100 bytes is refused under a 64-byte limit before
 -- its file is opened; without the limit the frame is found to run past the
 -- end of the file
@@ -104,5 +111,6 @@ CREATE ROLE regress_hostile_limits IN ROLE pg_read_server_files;
 SET ROLE regress_hostile_limits;
 SET deltacc.max_log_file_bytes = '1GB';
 SET deltacc.max_deletion_vector_bytes = '1GB';
+SET deltacc.max_log_line_bytes = '512MB';
 RESET ROLE;
 DROP ROLE regress_hostile_limits;

@@ -128,8 +128,22 @@ SELECT m.proname, m.reads_files,
 -- paths from the log: a "p" deletion vector may name any absolute file the
 -- caller could read anyway (pg_read_server_files), a "u" one never leaves
 -- the table root; relative add paths that escape the root are refused where
--- files are opened (see hostile_fixtures: dv_u_prefix_dotdot, path_dotdot_*)
+-- files are opened (also hostile_fixtures: dv_u_prefix_dotdot, path_*)
 SET ROLE regress_hostile_reader;
+-- the row-level checker opens the winners' added data files: a relative
+-- path escaping the root (plain or %-encoded) is never opened, an absolute
+-- one is (the caller could read it anyway); either way the file is kept as
+-- a conflict, with the reason
+SELECT c.name AS tbl, e.decision, e.reason
+  FROM regress_hostile.dirs d,
+       LATERAL (VALUES ('path_dotdot_etc_passwd'), ('path_dotdot_encoded'),
+                       ('path_absolute_etc_passwd'), ('path_file_uri')) AS c(name),
+       LATERAL deltacc.explain_conflicts(d.path || '/' || c.name, 0, ARRAY['id > 5'],
+         '[{"remove":{"path":"region=US/part-1.parquet","dataChange":true}}]',
+         isolation_level => 'Serializable', mode => 'row_level') e
+ WHERE d.name = 'fx' AND e."check" = 'added_files' AND e.winning_version = 1
+   AND e.path NOT LIKE 'region=%'
+ ORDER BY 1, 3;
 SELECT storage_type, cardinality FROM deltacc.deletion_vector(:'base',
   '{"storageType":"u","pathOrInlineDv":"../Q6Kt3y1b)0MgZSWwPunr","offset":1,"sizeInBytes":36,"cardinality":2}');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

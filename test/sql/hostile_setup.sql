@@ -55,8 +55,10 @@ INSERT INTO regress_hostile.calls VALUES
  ('r', 'read_rows', 'SELECT count(*) FROM deltacc.read_rows(%1$L, NULL, %2$L)', 10),
  ('C', 'conflicts', 'SELECT count(*) FROM deltacc.conflicts(%1$L, 0, ARRAY[%2$L], mode => ''stats'')', 11),
  ('E', 'explain_conflicts', 'SELECT count(*) FROM deltacc.explain_conflicts(%1$L, 0, ARRAY[%2$L], mode => ''partition'')', 12),
+ ('W', 'conflicts', 'SELECT count(*) FROM deltacc.conflicts(%1$L, 0, ARRAY[%2$L], ''[{"remove":{"path":"region=US/part-1.parquet","dataChange":true}}]'', isolation_level => ''Serializable'', mode => ''row_level'')', 14),
  ('A', 'assert_no_conflict', 'SELECT deltacc.assert_no_conflict(%1$L, 0, ARRAY[%2$L], actions => ''[{"add":{"path":"new.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]'', mode => ''stats'')', 13);
 
+-- (W: the row-level checker, which opens the winners' data and DV files.)
 -- Run every installed call on one table: 'L=ok H=XX ...'.  load_log runs
 -- first so that 'D' sees that table's deletion vectors (and nothing when
 -- the load failed).
@@ -93,7 +95,7 @@ CREATE TABLE regress_hostile.dirs (name text PRIMARY KEY, path text);
 -- Sweep every table directory of dirs[dirname] whose name starts with
 -- prefix: one row per table.
 CREATE FUNCTION regress_hostile.sweep(dirname text, prefix text, pred text,
-									  tags text DEFAULT 'LHSsTPDFRrCEA')
+									  tags text DEFAULT 'LHSsTPDFRrCEWA')
 RETURNS TABLE (tbl text, outcome text) LANGUAGE plpgsql AS $$
 DECLARE
 	t text;

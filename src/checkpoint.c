@@ -1,0 +1,651 @@
+/*-------------------------------------------------------------------------
+ *
+ * checkpoint.c
+ *	  Reading Delta checkpoints into a DeltaCommit (from_checkpoint = true).
+ *
+ * A Parquet checkpoint row is rendered as the JSON action object it stands
+ * for ({"add": {...}}, {"metaData": {...}}, ...) and decoded by the same
+ * code as a JSON commit line (actions.c), so both paths apply the same
+ * validation.  Only the columns that make up a snapshot are projected
+ * (remove tombstones are not needed).  add.stats_parsed is rendered to
+ * JSON text into stats_parsed_json when add.stats is absent.
+ *
+ * Which checkpoint: the newest one in the _delta_log listing at or before
+ * the requested version that is complete (a multi-part checkpoint needs
+ * all its parts).  _last_checkpoint is only a hint, and the listing is
+ * always available, so it is not needed.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/checkpoint.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "datatype/timestamp.h"
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/datetime.h"
+#include "utils/memutils.h"
+
+#include "actions.h"
+#include "checkpoint.h"
+#include "json_util.h"
+#include "parquet.h"
+#include "snapshot.h"
+
+/* Top-level checkpoint columns that make up a snapshot. */
+static const char *const ckpt_columns[] = {
+	"add", "metaData", "protocol", "txn", "domainMetadata",
+	"checkpointMetadata", "sidecar"
+};
+
+/* State of the read_at callback. */
+typedef struct CkptFile
+{
+	int			fd;
+	const char *display;
+} CkptFile;
+
+/*
+ * PqReadAtFn over a file descriptor: read exactly len bytes at off.
+ */
+static int
+ckpt_read_at(void *ctx, uint64_t off, size_t len, void *buf)
+{
+	CkptFile   *cf = (CkptFile *) ctx;
+	char	   *p = (char *) buf;
+
+	while (len > 0)
+	{
+		ssize_t		n;
+
+		CHECK_FOR_INTERRUPTS();
+		n = pread(cf->fd, p, len, (off_t) off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t) n;
+		len -= (size_t) n;
+	}
+	return 0;
+}
+
+/*
+ * Raise ERRCODE_DATA_CORRUPTED for a Parquet reader failure (the error
+ * context names the file).
+ */
+static void
+ckpt_pq_error(const PqError *err)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("invalid Parquet checkpoint file"),
+			errdetail("The Parquet reader reported: %s.",
+					  err->message[0] ? err->message : "unknown error"));
+}
+
+/*
+ * Append a Parquet string value as a JSON string, after checking it is
+ * valid UTF-8 without NUL bytes (ERRCODE_DATA_CORRUPTED otherwise).
+ */
+static void
+append_pq_string(StringInfo buf, const PqValue *v)
+{
+	char	   *s;
+
+	if (!pg_verify_mbstr(PG_UTF8, (const char *) v->u.bytes, (int) v->len, true))
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("invalid UTF-8 string in checkpoint column \"%s\"",
+					   v->node ? v->node->name : "?"));
+	s = pnstrdup((const char *) v->u.bytes, v->len);
+	dc_json_append_string(buf, s);
+	pfree(s);
+}
+
+/*
+ * Append a timestamp value as ISO-8601 text ("Z" suffix when adjusted to
+ * UTC), microsecond precision.  Out-of-range values become null.
+ */
+static void
+append_pq_timestamp(StringInfo buf, const PqValue *v)
+{
+	int64		us = v->u.i64;
+	int64		days;
+	int64		rem;
+	int			y,
+				m,
+				d;
+
+	if (v->ts_unit == PQ_MILLIS)
+	{
+		if (us > PG_INT64_MAX / 1000 || us < PG_INT64_MIN / 1000)
+		{
+			appendStringInfoString(buf, "null");
+			return;
+		}
+		us *= 1000;
+	}
+	else if (v->ts_unit == PQ_NANOS)
+		us = (us >= 0 ? us / 1000 : -((-(us + 1)) / 1000) - 1);
+	days = us / USECS_PER_DAY;
+	rem = us % USECS_PER_DAY;
+	if (rem < 0)
+	{
+		rem += USECS_PER_DAY;
+		days--;
+	}
+	if (days > 2000000 || days < -2000000)
+	{
+		appendStringInfoString(buf, "null");
+		return;
+	}
+	j2date((int) (days + UNIX_EPOCH_JDATE), &y, &m, &d);
+	appendStringInfo(buf, "\"%04d-%02d-%02dT%02d:%02d:%02d.%06d%s\"",
+					 y, m, d,
+					 (int) (rem / USECS_PER_HOUR),
+					 (int) ((rem / USECS_PER_MINUTE) % 60),
+					 (int) ((rem / USECS_PER_SEC) % 60),
+					 (int) (rem % USECS_PER_SEC),
+					 v->ts_utc ? "Z" : "");
+}
+
+/*
+ * Append the JSON rendering of a Parquet value.  Struct fields that are
+ * null are left out; in an "add" struct stats_parsed and
+ * partitionValues_parsed are left out (handled separately or not needed).
+ * Bytes and non-finite floats become null.  Recursion is bounded by the
+ * schema depth (PqLimits.max_depth).
+ */
+static void
+append_pq_value(StringInfo buf, const PqValue *v, bool is_add)
+{
+	uint32		i;
+	bool		first = true;
+
+	check_stack_depth();
+	switch (v->kind)
+	{
+		case PQV_NULL:
+		case PQV_BYTES:
+			appendStringInfoString(buf, "null");
+			break;
+		case PQV_BOOL:
+			appendStringInfoString(buf, v->u.b ? "true" : "false");
+			break;
+		case PQV_INT32:
+			appendStringInfo(buf, "%d", (int) v->u.i32);
+			break;
+		case PQV_INT64:
+			appendStringInfo(buf, INT64_FORMAT, (int64) v->u.i64);
+			break;
+		case PQV_FLOAT:
+		case PQV_DOUBLE:
+			{
+				double		d = v->kind == PQV_FLOAT ? (double) v->u.f : v->u.d;
+
+				if (isfinite(d))
+					appendStringInfo(buf, "%.17g", d);
+				else
+					appendStringInfoString(buf, "null");
+				break;
+			}
+		case PQV_STRING:
+			append_pq_string(buf, v);
+			break;
+		case PQV_DECIMAL:
+			appendStringInfoString(buf, v->u.text);
+			break;
+		case PQV_DATE:
+			{
+				int			y,
+							m,
+							d;
+
+				if (v->u.i32 > 2000000 || v->u.i32 < -2000000)
+				{
+					appendStringInfoString(buf, "null");
+					break;
+				}
+				j2date(v->u.i32 + UNIX_EPOCH_JDATE, &y, &m, &d);
+				appendStringInfo(buf, "\"%04d-%02d-%02d\"", y, m, d);
+				break;
+			}
+		case PQV_TIMESTAMP:
+			append_pq_timestamp(buf, v);
+			break;
+		case PQV_STRUCT:
+			appendStringInfoChar(buf, '{');
+			for (i = 0; i < v->len; i++)
+			{
+				const PqValue *it = &v->u.items[i];
+				const char *name = it->node ? it->node->name : "";
+
+				if (it->kind == PQV_NULL)
+					continue;
+				if (is_add && (strcmp(name, "stats_parsed") == 0 ||
+							   strcmp(name, "partitionValues_parsed") == 0))
+					continue;
+				if (!first)
+					appendStringInfoChar(buf, ',');
+				first = false;
+				dc_json_append_string(buf, name);
+				appendStringInfoChar(buf, ':');
+				append_pq_value(buf, it, false);
+			}
+			appendStringInfoChar(buf, '}');
+			break;
+		case PQV_LIST:
+			appendStringInfoChar(buf, '[');
+			for (i = 0; i < v->len; i++)
+			{
+				if (i > 0)
+					appendStringInfoChar(buf, ',');
+				append_pq_value(buf, &v->u.items[i], false);
+			}
+			appendStringInfoChar(buf, ']');
+			break;
+		case PQV_MAP:
+			appendStringInfoChar(buf, '{');
+			for (i = 0; i < v->len; i++)
+			{
+				const PqValue *k = &v->u.map.keys[i];
+
+				if (k->kind != PQV_STRING)
+					ereport(ERROR,
+							errcode(ERRCODE_DATA_CORRUPTED),
+							errmsg("checkpoint map key of type %s is not a string",
+								   pq_value_kind_name(k->kind)));
+				if (i > 0)
+					appendStringInfoChar(buf, ',');
+				append_pq_string(buf, k);
+				appendStringInfoChar(buf, ':');
+				append_pq_value(buf, &v->u.map.values[i], false);
+			}
+			appendStringInfoChar(buf, '}');
+			break;
+		default:
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("unexpected Parquet value kind %d in checkpoint",
+						   (int) v->kind));
+	}
+}
+
+/*
+ * Decode one Parquet checkpoint file (or Parquet sidecar), given relative
+ * to the table root, into a DeltaCommit of 'version' allocated in
+ * CurrentMemoryContext.  Row groups are decoded in a context reset per row
+ * group, each row's JSON rendering in one reset per row.  ERRORs: file
+ * access (DeltaFileErrcode), any Parquet or action decoding problem
+ * (ERRCODE_DATA_CORRUPTED), with the context naming the file and row.
+ */
+static DeltaCommit *
+read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
+{
+	DeltaErrorPosition pos;
+	DeltaCommitBuilder b;
+	MemoryContext result_cxt PG_USED_FOR_ASSERTS_ONLY = CurrentMemoryContext;
+	MemoryContext file_cxt;
+	MemoryContext rg_cxt;
+	MemoryContext row_cxt;
+	MemoryContext old;
+	FmtAllocator file_alloc;
+	FmtAllocator rg_alloc;
+	FmtAllocator row_alloc;
+	CkptFile	cf;
+	char	   *abs_path;
+	struct stat st;
+	PqFile	   *f;
+	PqReader   *r;
+	PqError		err;
+	StringInfoData buf;
+	int			rg;
+	DeltaCommit *result;
+
+	DeltaErrorContextPush(&pos, rel_path);
+	abs_path = psprintf("%s/%s", log->table_path, rel_path);
+	cf.display = rel_path;
+	cf.fd = OpenTransientFile(abs_path, O_RDONLY | PG_BINARY);
+	if (cf.fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open checkpoint file \"%s\": %m", rel_path));
+	}
+	if (fstat(cf.fd, &st) != 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not stat checkpoint file \"%s\": %m", rel_path));
+	}
+	if (!S_ISREG(st.st_mode))
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("checkpoint file \"%s\" is not a regular file", rel_path));
+
+	file_cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc checkpoint file",
+									 ALLOCSET_DEFAULT_SIZES);
+	rg_cxt = AllocSetContextCreate(file_cxt, "deltacc checkpoint row group",
+								   ALLOCSET_DEFAULT_SIZES);
+	row_cxt = AllocSetContextCreate(file_cxt, "deltacc checkpoint row",
+									ALLOCSET_DEFAULT_SIZES);
+	file_alloc = dc_fmt_allocator(file_cxt);
+	rg_alloc = dc_fmt_allocator(rg_cxt);
+	row_alloc = dc_fmt_allocator(row_cxt);
+
+	memset(&err, 0, sizeof(err));
+	f = pq_open(ckpt_read_at, &cf, (uint64_t) st.st_size, &file_alloc, NULL, &err);
+	if (f == NULL)
+		ckpt_pq_error(&err);
+	r = pq_reader_open(f, ckpt_columns, lengthof(ckpt_columns), &err);
+	if (r == NULL)
+		ckpt_pq_error(&err);
+
+	DeltaCommitBuilderInit(&b, version);
+	for (rg = 0; rg < pq_num_row_groups(f); rg++)
+	{
+		PqValue		row;
+		int64_t		rowpos;
+		int			rc;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(rg_cxt);
+		if (!pq_reader_load_row_group(r, rg, &rg_alloc, &err))
+			ckpt_pq_error(&err);
+		for (;;)
+		{
+			const PqValue *add;
+			int			n_before;
+			DjValue		action;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(row_cxt);
+			rc = pq_reader_next(r, &row_alloc, &row, &rowpos, &err);
+			if (rc < 0)
+				ckpt_pq_error(&err);
+			if (rc == 0)
+				break;
+			pos.line = (int64) rowpos + 1;
+			if (row.kind != PQV_STRUCT)
+				ereport(ERROR,
+						errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("checkpoint row is not a struct"));
+
+			old = MemoryContextSwitchTo(row_cxt);
+			initStringInfo(&buf);
+			append_pq_value(&buf, &row, false);
+			if (strcmp(buf.data, "{}") == 0)
+			{
+				/* a remove, commitInfo or other unprojected action */
+				MemoryContextSwitchTo(old);
+				continue;
+			}
+			/* the add struct must be rendered without its parsed copies */
+			add = pq_struct_get(&row, "add");
+			if (add != NULL && add->kind == PQV_STRUCT)
+			{
+				uint32		i;
+				bool		first = true;
+
+				resetStringInfo(&buf);
+				appendStringInfoChar(&buf, '{');
+				for (i = 0; i < row.len; i++)
+				{
+					const PqValue *it = &row.u.items[i];
+
+					if (it->kind == PQV_NULL)
+						continue;
+					if (!first)
+						appendStringInfoChar(&buf, ',');
+					first = false;
+					dc_json_append_string(&buf, it->node ? it->node->name : "");
+					appendStringInfoChar(&buf, ':');
+					append_pq_value(&buf, it, it == add);
+				}
+				appendStringInfoChar(&buf, '}');
+			}
+			action = dc_json_parse(buf.data, buf.len, "checkpoint row",
+								   ERRCODE_DATA_CORRUPTED);
+			MemoryContextSwitchTo(old);
+
+			n_before = b.n_files;
+			DeltaDecodeAction(&b, &action);
+			if (add != NULL && add->kind == PQV_STRUCT && b.n_files > n_before &&
+				b.files[b.n_files - 1].stats == NULL)
+			{
+				const PqValue *sp = pq_struct_get(add, "stats_parsed");
+
+				if (sp != NULL && sp->kind == PQV_STRUCT)
+				{
+					old = MemoryContextSwitchTo(row_cxt);
+					initStringInfo(&buf);
+					append_pq_value(&buf, sp, false);
+					MemoryContextSwitchTo(old);
+					b.files[b.n_files - 1].stats_parsed_json =
+						MemoryContextStrdup(b.cxt, buf.data);
+				}
+			}
+		}
+	}
+	pos.line = 0;
+	result = DeltaCommitBuilderFinish(&b);
+	MemoryContextDelete(file_cxt);
+	CloseTransientFile(cf.fd);
+	pfree(abs_path);
+	DeltaErrorContextPop(&pos);
+	Assert(CurrentMemoryContext == result_cxt);
+	return result;
+}
+
+/* True when name ends with suffix. */
+static bool
+ends_with(const char *name, const char *suffix)
+{
+	size_t		n = strlen(name);
+	size_t		s = strlen(suffix);
+
+	return n >= s && strcmp(name + n - s, suffix) == 0;
+}
+
+/*
+ * Read one checkpoint file or sidecar (Parquet or JSON by its name).
+ */
+static DeltaCommit *
+read_any_file(DeltaLog *log, const char *rel_path, int64 version)
+{
+	if (ends_with(rel_path, ".parquet"))
+		return read_parquet_file(log, rel_path, version);
+	if (ends_with(rel_path, ".json"))
+		return DeltaLogReadActionFile(log, rel_path, version);
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("checkpoint file \"%s\" is neither Parquet nor JSON", rel_path));
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * Relative path of a sidecar named in a v2 checkpoint: sidecar paths are
+ * relative to _delta_log/_sidecars/ (a plain file name).  Anything with a
+ * directory part or a URI is refused (ERRCODE_FEATURE_NOT_SUPPORTED).
+ */
+static char *
+sidecar_rel_path(const char *path)
+{
+	if (path[0] == '\0' || strchr(path, '/') != NULL || strcmp(path, "..") == 0 ||
+		strcmp(path, ".") == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("unsupported sidecar path \"%s\"", path),
+				errdetail("Only sidecar files directly under _delta_log/_sidecars are supported."));
+	return psprintf("_delta_log/_sidecars/%s", path);
+}
+
+/*
+ * Merge the parts of a checkpoint into one DeltaCommit (CurrentMemoryContext):
+ * adds only, the last metaData/protocol seen, all txns and domains.  A
+ * checkpoint without metaData or protocol is ERRCODE_DATA_CORRUPTED.
+ */
+static DeltaCommit *
+merge_parts(DeltaCommit **parts, int nparts, int64 version, const char *name)
+{
+	DeltaCommit *c = palloc0(sizeof(DeltaCommit));
+	int			i,
+				j;
+	int64		nf = 0,
+				nt = 0,
+				nd = 0;
+
+	c->version = version;
+	c->from_checkpoint = true;
+	for (i = 0; i < nparts; i++)
+	{
+		for (j = 0; j < parts[i]->n_files; j++)
+			if (parts[i]->files[j].kind == DELTA_FILE_ADD)
+				nf++;
+		nt += parts[i]->n_txns;
+		nd += parts[i]->n_domains;
+		if (parts[i]->metadata)
+			c->metadata = parts[i]->metadata;
+		if (parts[i]->protocol)
+			c->protocol = parts[i]->protocol;
+		c->n_actions += parts[i]->n_actions;
+	}
+	if (nf > PG_INT32_MAX || nt > PG_INT32_MAX || nd > PG_INT32_MAX)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("checkpoint \"%s\" holds too many actions", name));
+	if (c->metadata == NULL || c->protocol == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("checkpoint \"%s\" has no %s action", name,
+					   c->metadata == NULL ? "metaData" : "protocol"));
+	c->files = palloc_extended(sizeof(DeltaFileAction) * Max(nf, 1), MCXT_ALLOC_HUGE);
+	c->txns = palloc(sizeof(DeltaTxn) * Max(nt, 1));
+	c->domains = palloc(sizeof(DeltaDomain) * Max(nd, 1));
+	for (i = 0; i < nparts; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		for (j = 0; j < parts[i]->n_files; j++)
+		{
+			if (parts[i]->files[j].kind != DELTA_FILE_ADD)
+				continue;
+			c->files[c->n_files] = parts[i]->files[j];
+			c->files[c->n_files].version = version;
+			c->n_files++;
+		}
+		for (j = 0; j < parts[i]->n_txns; j++)
+			c->txns[c->n_txns++] = parts[i]->txns[j];
+		for (j = 0; j < parts[i]->n_domains; j++)
+			c->domains[c->n_domains++] = parts[i]->domains[j];
+	}
+	return c;
+}
+
+/*
+ * Read the checkpoint whose files are log->checkpoints[first..first+n).
+ */
+static DeltaCommit *
+read_checkpoint(DeltaLog *log, int first, int n)
+{
+	DeltaCheckpointFile *cp = &log->checkpoints[first];
+	DeltaCommit **parts;
+	int			nparts = 0;
+	int			cap = n + 4;
+	int			i;
+
+	parts = palloc(sizeof(DeltaCommit *) * cap);
+	for (i = 0; i < n; i++)
+	{
+		char	   *rel = psprintf("_delta_log/%s", log->checkpoints[first + i].name);
+
+		CHECK_FOR_INTERRUPTS();
+		parts[nparts++] = read_any_file(log, rel, cp->version);
+	}
+	if (cp->kind == DELTA_CKPT_V2_JSON || cp->kind == DELTA_CKPT_V2_PARQUET)
+	{
+		DeltaCommit *top = parts[0];
+
+		for (i = 0; i < top->n_sidecars; i++)
+		{
+			char	   *rel = sidecar_rel_path(top->sidecars[i]);
+
+			CHECK_FOR_INTERRUPTS();
+			if (nparts == cap)
+			{
+				cap *= 2;
+				parts = repalloc(parts, sizeof(DeltaCommit *) * cap);
+			}
+			parts[nparts++] = read_any_file(log, rel, cp->version);
+		}
+	}
+	return merge_parts(parts, nparts, cp->version, cp->name);
+}
+
+/*
+ * See checkpoint.h.  The listing is sorted by (version, part); scan it from
+ * the newest version down and take the first complete checkpoint.
+ */
+DeltaCommit *
+DeltaCheckpointRead(DeltaLog *log, int64 max_version)
+{
+	int			i;
+
+	for (i = log->n_checkpoints - 1; i >= 0; i--)
+	{
+		DeltaCheckpointFile *cp = &log->checkpoints[i];
+
+		CHECK_FOR_INTERRUPTS();
+		if (cp->version > max_version)
+			continue;
+		if (cp->kind != DELTA_CKPT_MULTIPART)
+			return read_checkpoint(log, i, 1);
+
+		/* multipart: this is part K of N; parts 1..N must all be there */
+		if (cp->part == cp->n_parts && i - cp->n_parts + 1 >= 0)
+		{
+			int			first = i - cp->n_parts + 1;
+			int			k;
+			bool		complete = true;
+
+			for (k = 0; k < cp->n_parts; k++)
+			{
+				DeltaCheckpointFile *p = &log->checkpoints[first + k];
+
+				if (p->version != cp->version || p->kind != DELTA_CKPT_MULTIPART ||
+					p->n_parts != cp->n_parts || p->part != k + 1)
+				{
+					complete = false;
+					break;
+				}
+			}
+			if (complete)
+				return read_checkpoint(log, first, cp->n_parts);
+		}
+	}
+	return NULL;
+}
+
+/* See checkpoint.h. */
+void
+checkpoint_init(void)
+{
+	delta_checkpoint_read_hook = DeltaCheckpointRead;
+}
