@@ -233,9 +233,17 @@ rows_read_file(ReturnSetInfo *rsinfo, DeltaLog *log, const DeltaSchema *schema,
 
 	abs_path = DeltaLogResolvePath(log, fa->path);
 	if (stat(abs_path, &st) != 0)
+	{
+		/* errcode_for_file_access maps e.g. ENAMETOOLONG to XX000 */
+		if (errno == ENOENT || errno == EACCES || errno == EPERM ||
+			errno == ENOTDIR)
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not stat data file \"%s\": %m", fa->path));
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(ERRCODE_UNDEFINED_FILE),
 				errmsg("could not stat data file \"%s\": %m", fa->path));
+	}
 	buf = DeltaReadWholeFile(abs_path, fa->path, (Size) Max(st.st_size, 1), &len);
 	file_alloc = dc_fmt_allocator(file_cxt);
 	pf = pq_open_buffer((const uint8_t *) buf, len, &file_alloc, NULL, &err);
