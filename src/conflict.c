@@ -911,7 +911,7 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 	int		   *hit;
 	bool	   *rl_skip;
 	char	  **rl_reason;
-	int64		rl_budget = 0;
+	RowLevelCheckState *rl_state = NULL;
 
 	hit = palloc(sizeof(int) * Max(winner->n_files, 1));
 	rl_skip = palloc0(sizeof(bool) * Max(winner->n_files, 1));
@@ -931,7 +931,7 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		if (hit[i] >= 0 && mode == CONFLICT_MODE_ROW_LEVEL)
 			rl_skip[i] = rowlevel_delete_read_skips(table, loser, reads, winner, f,
 													loser->read_file_action[hit[i]],
-													&rl_budget, &rl_reason[i]);
+													&rl_state, &rl_reason[i]);
 		if (hit[i] >= 0 && !rl_skip[i] && pick < 0)
 			pick = i;
 	}

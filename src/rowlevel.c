@@ -112,6 +112,21 @@ typedef struct RlSubsetWork
 	bool		subset;
 } RlSubsetWork;
 
+/* The winner's file actions of one kind, by normalised path (sorted). */
+typedef struct RlPathIndex
+{
+	int			n;
+	char	  **norm;
+	const DeltaFileAction **acts;
+} RlPathIndex;
+
+struct RowLevelCheckState
+{
+	int64		budget_used;	/* bytes of data files read so far */
+	RlPathIndex *adds;			/* the winner's adds, built on first use */
+	RlReads    *reads;			/* built on first use */
+};
+
 typedef void (*RlWorkFn) (void *arg);
 
 static char *rl_try(RlWorkFn fn, void *arg);
@@ -124,8 +139,10 @@ static void rl_subset_work(void *arg);
 static void rl_delete_work(void *arg);
 static char *rl_match_summary(const RlScan *scan, const ConflictReadSet *reads,
 							  const char *what);
-static int	rl_find_paths(const ConflictTable *table, const DeltaCommit *winner,
-						  DeltaFileKind kind, const char *norm_path,
+static RlPathIndex *rl_path_index(const ConflictTable *table,
+								  const DeltaCommit *winner,
+								  DeltaFileKind kind);
+static int	rl_find_paths(const RlPathIndex *idx, const char *norm_path,
 						  const DeltaFileAction **first);
 static bool rl_dv_empty(const DeltaDV *dv);
 static char *rl_rows(int64 n);
@@ -298,29 +315,91 @@ rl_load_dv(const ConflictTable *table, const DeltaDV *dv, int64 num_records)
 	return DeltaDVLoad(table->log, dv, num_records);
 }
 
-/*
- * rl_find_paths: the number of the winner's file actions of 'kind' whose
- * normalised path is norm_path; *first gets the first one (or NULL).
- */
-static int
-rl_find_paths(const ConflictTable *table, const DeltaCommit *winner,
-			  DeltaFileKind kind, const char *norm_path,
-			  const DeltaFileAction **first)
+/* qsort comparator of RlPathIndex entries (via an index array) */
+typedef struct RlPathItem
 {
-	int			i;
-	int			n = 0;
+	char	   *norm;
+	const DeltaFileAction *act;
+	int			seq;
+} RlPathItem;
 
-	*first = NULL;
+static int
+rl_cmp_path_item(const void *a, const void *b)
+{
+	const RlPathItem *x = a;
+	const RlPathItem *y = b;
+	int			c = strcmp(x->norm, y->norm);
+
+	return c != 0 ? c : x->seq - y->seq;
+}
+
+/*
+ * rl_path_index: the winner's file actions of 'kind', sorted by normalised
+ * path (palloc'd in the current context), so each lookup is a binary
+ * search instead of a pass over the winner's files.
+ */
+static RlPathIndex *
+rl_path_index(const ConflictTable *table, const DeltaCommit *winner,
+			  DeltaFileKind kind)
+{
+	RlPathIndex *idx = palloc0(sizeof(RlPathIndex));
+	RlPathItem *items;
+	int			i;
+
+	items = palloc_extended(sizeof(RlPathItem) * Max(winner->n_files, 1),
+							MCXT_ALLOC_HUGE);
 	for (i = 0; i < winner->n_files; i++)
 	{
 		const DeltaFileAction *f = &winner->files[i];
 
+		CHECK_FOR_INTERRUPTS();
 		if (f->kind != kind)
 			continue;
-		if (strcmp(conflict_normalize_path(table, f->path), norm_path) != 0)
-			continue;
+		items[idx->n].norm = conflict_normalize_path(table, f->path);
+		items[idx->n].act = f;
+		items[idx->n].seq = i;
+		idx->n++;
+	}
+	qsort(items, idx->n, sizeof(RlPathItem), rl_cmp_path_item);
+	idx->norm = palloc_extended(sizeof(char *) * Max(idx->n, 1), MCXT_ALLOC_HUGE);
+	idx->acts = palloc_extended(sizeof(DeltaFileAction *) * Max(idx->n, 1),
+								MCXT_ALLOC_HUGE);
+	for (i = 0; i < idx->n; i++)
+	{
+		idx->norm[i] = items[i].norm;
+		idx->acts[i] = items[i].act;
+	}
+	pfree(items);
+	return idx;
+}
+
+/*
+ * rl_find_paths: the number of indexed actions whose normalised path is
+ * norm_path; *first gets the first of them in the winner's order (or NULL).
+ */
+static int
+rl_find_paths(const RlPathIndex *idx, const char *norm_path,
+			  const DeltaFileAction **first)
+{
+	int			lo = 0,
+				hi = idx->n;
+	int			n = 0;
+
+	*first = NULL;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (strcmp(idx->norm[mid], norm_path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < idx->n && strcmp(idx->norm[lo], norm_path) == 0)
+	{
 		if (n++ == 0)
-			*first = f;
+			*first = idx->acts[lo];
+		lo++;
 	}
 	return n;
 }
@@ -603,6 +682,7 @@ rowlevel_filter_added(const ConflictTable *table, const LoserTxn *loser,
 					  bool *survives, char **reasons)
 {
 	RlReads    *rr;
+	RlPathIndex *removes;
 	int64		budget_used = 0;
 	int			i;
 
@@ -611,6 +691,7 @@ rowlevel_filter_added(const ConflictTable *table, const LoserTxn *loser,
 	rr = rl_reads(reads);
 	if (rr == NULL)
 		return false;
+	removes = rl_path_index(table, winner, DELTA_FILE_REMOVE);
 
 	for (i = 0; i < nadd; i++)
 	{
@@ -622,8 +703,8 @@ rowlevel_filter_added(const ConflictTable *table, const LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 
 		/* (a) merge-on-read re-add exclusion, only with a proven superset */
-		nrem = rl_find_paths(table, winner, DELTA_FILE_REMOVE,
-							 conflict_normalize_path(table, add->path), &rem);
+		nrem = rl_find_paths(removes, conflict_normalize_path(table, add->path),
+							 &rem);
 		if (nrem > 1)
 			readd_note = "not excluded as a re-add: the winner removes this path more than once";
 		else if (nrem == 1)
@@ -728,8 +809,9 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 						   const DeltaCommit *winner,
 						   const DeltaFileAction *remove,
 						   const DeltaFileAction *read_file,
-						   int64 *budget_used, char **reason)
+						   RowLevelCheckState **state, char **reason)
 {
+	RowLevelCheckState *st;
 	RlReads    *rr;
 	const DeltaFileAction *readd;
 	int			nadd;
@@ -747,7 +829,12 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 		*reason = pstrdup("row level not used: this transaction has no read predicate");
 		return false;
 	}
-	rr = rl_reads(reads);
+	if (*state == NULL)
+		*state = palloc0(sizeof(RowLevelCheckState));
+	st = *state;
+	if (st->reads == NULL)
+		st->reads = rl_reads(reads);
+	rr = st->reads;
 	if (rr == NULL)
 	{
 		*reason = pstrdup("row level not used: the reads are not compiled");
@@ -770,8 +857,10 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 		*reason = pstrdup("row level not used: the partition values of the file this transaction read are unknown");
 		return false;
 	}
-	nadd = rl_find_paths(table, winner, DELTA_FILE_ADD,
-						 conflict_normalize_path(table, remove->path), &readd);
+	if (st->adds == NULL)
+		st->adds = rl_path_index(table, winner, DELTA_FILE_ADD);
+	nadd = rl_find_paths(st->adds, conflict_normalize_path(table, remove->path),
+						 &readd);
 	if (nadd > 1)
 	{
 		*reason = pstrdup("row level not used: the winner adds this path more than once");
@@ -788,7 +877,7 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 		(readd && readd->has_num_records ? readd->num_records : -1);
 	/* partition values from the loser's own read file (same physical file) */
 	scan.pv = read_file ? &read_file->pv : &remove->pv;
-	scan.budget_used = budget_used;
+	scan.budget_used = &st->budget_used;
 	scan.matches = palloc0(sizeof(int64) * reads->n_reads);
 	w.table = table;
 	w.old_dv = remove->dv;
@@ -819,7 +908,7 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 		*reason = psprintf("rows not read: the file (%lld bytes) would exceed deltacc.row_level_max_bytes (%d bytes, %lld already read)",
 						   (long long) scan.file_size,
 						   deltacc_row_level_max_bytes,
-						   (long long) (*budget_used));
+						   (long long) st->budget_used);
 		return false;
 	}
 	*reason = psprintf("%s%s",

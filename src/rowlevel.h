@@ -44,6 +44,13 @@
 
 #include "conflict.h"
 
+/*
+ * State shared by the calls of one check of one winner (byte budget, index
+ * of the winner's paths); the caller starts with a NULL pointer and passes
+ * its address to every call.  Allocated in the current memory context.
+ */
+typedef struct RowLevelCheckState RowLevelCheckState;
+
 /* GUC: bytes of data files one row-level check of one winner may read. */
 extern int	deltacc_row_level_max_bytes;
 
@@ -72,8 +79,7 @@ extern bool rowlevel_filter_added(const ConflictTable *table,
  * Delete/read check hook (conflict.c check_delete_read, mode row_level)
  * for one winner RemoveFile 'remove' whose path the loser read;
  * 'read_file' is the loser's AddFile for that path (NULL when unknown);
- * *budget_used counts the bytes read so far in this winner's delete/read
- * check (start it at 0).
+ * *state is this winner's delete/read check state (start it at NULL).
  * Returns true when the rows prove that no removed row matches any read
  * (the file is not a delete/read conflict); false when it stays a
  * conflict.  Either way *reason gets one sentence saying why.
@@ -84,6 +90,7 @@ extern bool rowlevel_delete_read_skips(const ConflictTable *table,
 									   const DeltaCommit *winner,
 									   const DeltaFileAction *remove,
 									   const DeltaFileAction *read_file,
-									   int64 *budget_used, char **reason);
+									   RowLevelCheckState **state,
+									   char **reason);
 
 #endif							/* DELTACC_ROWLEVEL_H */

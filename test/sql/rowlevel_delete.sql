@@ -60,6 +60,12 @@ SELECT p AS reads, pg_temp.verdict(:'d' || '/dvdel', 1, p, 2, 'row_level')
 FROM (VALUES (ARRAY['id < 10']), (ARRAY['id >= 70']), (ARRAY['id >= 65 AND id < 100'])) AS x(p);
 SELECT * FROM pg_temp.why(:'d' || '/dvdel', 1, ARRAY['id >= 65 AND id < 100'], 2);
 
+-- two winners against one read set (trap 5): v1 removed rows 0..9, v2 rows
+-- 60..69; each winner's own DV difference decides
+SELECT p AS reads, pg_temp.verdict(:'d' || '/dvdel', 0, p, 2, 'row_level')
+FROM (VALUES (ARRAY['id >= 50 AND id < 60']), (ARRAY['id >= 65']),
+             (ARRAY['id < 3 OR id = 69'])) AS x(p);
+
 -- ===== twin: dvdel v3 RESTORE to v1: remove(P, {0..9, 60..69}) + add(P,
 -- {0..9}): rows 60..69 come back.  Never excluded as a re-add, never a
 -- negative difference: it conflicts in every mode.
