@@ -25,6 +25,7 @@ OBJS = \
 	src/conflict.o src/loser.o src/funcs_conflict.o \
 	src/deletion_vector.o \
 	src/rowlevel.o \
+	src/data_reader.o src/funcs_rows.o \
 	src/checkpoint.o \
 	src/deltacc.o
 
@@ -35,13 +36,14 @@ SQL_PARTS = \
 	sql/parts/10_log.sql \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
-	sql/parts/30_dv.sql
+	sql/parts/30_dv.sql \
+	sql/parts/40_rows.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
-REGRESS_FORMAT = deletion_vectors checkpoints
+REGRESS_FORMAT = deletion_vectors checkpoints read_rows
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown

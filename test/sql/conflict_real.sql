@@ -50,6 +50,15 @@ SELECT v, operation, conflict, count(*) FROM (
      jsonb_build_array(pg_temp.add('loser.parquet')), read_whole_table => true, mode => 'stats')) s
   GROUP BY 1, 2, 3 ORDER BY 1, 3;
 
+-- golden-dv-columnmapping (column mapping "name": partitionValues keyed by the
+-- physical column name), winner v11: DELETE WHERE col1 = 20 (removes a file
+-- of partition 0, adds none).  The hint
+-- uses the logical name, the value looked up by the physical one.
+:C(pg_temp.tbl('golden-dv-columnmapping/delta'), 10, '{part = 0}',
+   jsonb_build_array(pg_temp.add('loser.parquet')), through_version => 11, mode => 'partition');
+:C(pg_temp.tbl('golden-dv-columnmapping/delta'), 10, '{part = 1}',
+   jsonb_build_array(pg_temp.add('loser.parquet')), through_version => 11, mode => 'partition');
+
 -- rs-cdf-cdc-dvs (Databricks, deletion vectors, CDC), winner v12:
 -- UPDATE WHERE id = 2 (remove file P, re-add P with a DV, add a new file).
 :C(pg_temp.tbl('rs-cdf-cdc-dvs'), 11, '{id = 100}',
