@@ -110,3 +110,13 @@ FROM deltacc.explain_conflicts(:'d' || '/exact', 0, ARRAY['id % 2 = 1 AND id < 1
   mode => 'row_level')
 WHERE "check" = 'added_files'
 ORDER BY 1, 3, 4;
+
+-- Strings and NULLs (test/data/rowlevel/types: v1 appends names 'a', NULL,
+-- 'B'): byte-order comparison, IS NULL, a function of a column
+SELECT p AS reads, m AS mode, pg_temp.verdict(:'d' || '/types', 0, p, 1, m)
+FROM (VALUES (ARRAY['name = ''Z''']), (ARRAY['name IS NULL']),
+             (ARRAY['name > ''A'' AND name < ''C''']), (ARRAY['upper(name) = ''A''']),
+             (ARRAY['upper(name) = ''Q''']), (ARRAY['name IS NOT NULL AND id > 101'])) AS x(p),
+     unnest(ARRAY['stats', 'row_level']) m
+ORDER BY 1, 2;
+SELECT * FROM pg_temp.why(:'d' || '/types', 0, ARRAY['name = ''Z''', 'upper(name) = ''Q'''], 1, 'row_level');

@@ -29,6 +29,8 @@ Tables (versions are the winners the tests race against):
                smaller DV and deletes id 50 from B (a signed sum cancels)
   part_rm      partitioned by p: A in p=1, B in p=2, DVs on; removes with no
                partitionValues (v1), {} (v2), and a wrong value (v3)
+  types        (id, name string); v1 appends names 'a', NULL, 'B' (strings in
+               byte order, NULLs, functions of a column)
 """
 import json
 import os
@@ -431,6 +433,15 @@ def make_part_rm():
     t.finish()
 
 
+def make_types():
+    t = Table("types", [("id", "long"), ("name", "string")])
+    t.commit("WRITE", [t.data_file("part-00000.parquet", [(i, "x") for i in range(10)])],
+             blind=True)
+    t.commit("WRITE", [t.data_file("part-00001.parquet", [(100, "a"), (101, None), (102, "B")])],
+             blind=True)
+    t.finish()
+
+
 if __name__ == "__main__":
     make_exact()
     make_exact_part()
@@ -439,3 +450,4 @@ if __name__ == "__main__":
     make_update()
     make_signed()
     make_part_rm()
+    make_types()
