@@ -78,7 +78,7 @@ DECLARE
   n bigint;
   problems text[];
 BEGIN
-  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'chmod -R u+w ' || tmp || ' 2>/dev/null; rm -rf ' || tmp || ' && mkdir -p ' || tmp);
+  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' || 'chmod -R u+w ' || tmp || ' 2>/dev/null; rm -rf ' || tmp || ' && mkdir -p ' || tmp);
   FOR d IN SELECT x FROM pg_ls_dir(root) x ORDER BY x COLLATE "C" LOOP
     troot := root || '/' || d;
     CONTINUE WHEN NOT (pg_stat_file(troot)).isdir;
@@ -109,7 +109,7 @@ BEGIN
           copyroot := tmp || '/' || d || '_' || c;
           SELECT string_agg(x, ' ') INTO rmlist FROM pg_ls_dir(logdir) x
             WHERE x ~ '^[0-9]{20}\.json$' AND substr(x, 1, 20)::bigint <= c;
-          EXECUTE format('COPY (SELECT 1) TO PROGRAM %L',
+          EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' ||
                          'mkdir -p ' || copyroot || ' && cp -r ' || logdir || ' ' || copyroot ||
                          '/ && chmod -R u+w ' || copyroot || ' && cd ' || copyroot || '/_delta_log && rm -f ' || rmlist);
           n := pg_temp.snap_diff(troot, copyroot, c);
@@ -136,7 +136,7 @@ BEGIN
     RETURN NEXT;
   END LOOP;
   -- the copies keep the read-only modes of the shared tables
-  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'chmod -R u+w ' || tmp || ' && rm -rf ' || tmp);
+  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' || 'chmod -R u+w ' || tmp || ' && rm -rf ' || tmp);
 END $$;
 
 -- One difference is expected: tr-partition-values-parsed-all-types was
