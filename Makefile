@@ -22,7 +22,7 @@ OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o src/loader.o src/funcs_log.o \
 	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
-	src/conflict.o src/loser.o src/funcs_conflict.o \
+	src/conflict.o src/loser.o src/funcs_conflict.o src/commit_cache.o \
 	src/deletion_vector.o \
 	src/rowlevel.o \
 	src/data_reader.o src/funcs_rows.o \
