@@ -58,8 +58,8 @@ extern void dc_json_report_error(const DjError *err, const char *what,
 								 int errcode_val) pg_attribute_noreturn();
 
 /*
- * Build a Jsonb directly from a DjValue (no text round trip; numbers exact
- * through numeric_in on the token text).  Result palloc'd in
+ * Build a Jsonb directly from a DjValue (no text round trip; numbers exact:
+ * from their token text, never through double).  Result palloc'd in
  * CurrentMemoryContext.
  */
 extern Jsonb *dc_dj_to_jsonb(const DjValue *v);
@@ -76,6 +76,19 @@ extern bool dc_dj_fits_jsonb(const DjValue *v);
  * CurrentMemoryContext (the parse tree is freed before returning).
  */
 extern Jsonb *dc_json_text_to_jsonb(const char *text, size_t len);
+
+/*
+ * Same, in one parse: when the conversion succeeds and peek is not NULL,
+ * peek(arg, tree) is called on the parse tree before it is freed (it must
+ * not keep pointers into it).  The tree lives in a backend-wide scratch
+ * context (bump-allocated), emptied before returning.  Plain integers and
+ * short decimals become numerics without numeric_in; object keys are
+ * sorted without pushJsonbValue.  The result is the same jsonb as
+ * jsonb_in gives for the text.
+ */
+extern Jsonb *dc_json_text_to_jsonb_ext(const char *text, size_t len,
+										void (*peek) (void *arg, const DjValue *v),
+										void *arg);
 
 /*
  * Append the canonical JSON text of v to buf (compact, keys in their

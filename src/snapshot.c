@@ -601,7 +601,7 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 	k = snap->lazy->keys[i];
 	if (k->fa != NULL)
 		return k->fa;
-	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_DEFER_STATS
+	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_ROW
 						  : DELTA_DECODE_FULL);
 }
 
