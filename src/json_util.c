@@ -449,64 +449,138 @@ dc_dj_to_jsonb(const DjValue *v)
 }
 
 /*
- * Bump allocator for short-lived parse trees (an FmtAllocFn): zeroed,
- * 8-byte aligned pieces carved out of 64kB blocks of a scratch context, so
- * a parse costs no per-node chunk header or free-list work.
+ * DcArena: a reusable bump allocator for short-lived parse trees (see
+ * json_util.h).  Blocks of DC_ARENA_BLOCK bytes are kept across resets;
+ * larger requests go to a child context emptied by the reset.
  */
-#define DC_BUMP_BLOCK (64 * 1024)
+#define DC_ARENA_BLOCK (64 * 1024)
 
-typedef struct DcBump
+typedef struct DcArenaBlock
 {
-	MemoryContext cxt;
+	struct DcArenaBlock *next;
+	char		data[FLEXIBLE_ARRAY_MEMBER];
+} DcArenaBlock;
+
+struct DcArena
+{
+	MemoryContext cxt;			/* owns the blocks */
+	MemoryContext large_cxt;	/* large requests, emptied by reset */
+	DcArenaBlock *first;
+	DcArenaBlock *cur;
 	char	   *next;
 	size_t		left;
-} DcBump;
+};
 
-static void *
-dc_bump_alloc(void *ctx, size_t size)
+/* Create an arena whose memory belongs to cxt. */
+DcArena *
+dc_arena_create(MemoryContext cxt)
 {
-	DcBump	   *b = (DcBump *) ctx;
+	DcArena    *a = MemoryContextAllocZero(cxt, sizeof(DcArena));
+
+	a->cxt = cxt;
+	a->large_cxt = AllocSetContextCreate(cxt, "deltacc arena large chunks",
+										 ALLOCSET_SMALL_SIZES);
+	return a;
+}
+
+/* Forget everything allocated; keep the blocks for the next use. */
+void
+dc_arena_reset(DcArena *a)
+{
+	a->cur = a->first;
+	a->next = a->first ? a->first->data : NULL;
+	a->left = a->first ? DC_ARENA_BLOCK : 0;
+	MemoryContextReset(a->large_cxt);
+}
+
+/* FmtAllocFn of an arena: zeroed, MAXALIGNed, NULL when out of memory. */
+static void *
+dc_arena_alloc(void *ctx, size_t size)
+{
+	DcArena    *a = (DcArena *) ctx;
 	char	   *r;
 
 	size = MAXALIGN(size);
-	if (size > DC_BUMP_BLOCK / 4)
-		return dc_fmt_palloc(b->cxt, size);
-	if (b->left < size)
+	if (size > DC_ARENA_BLOCK / 4)
+		return dc_fmt_palloc(a->large_cxt, size);
+	if (a->left < size)
 	{
-		b->next = MemoryContextAllocExtended(b->cxt, DC_BUMP_BLOCK,
-											 MCXT_ALLOC_NO_OOM);
-		if (b->next == NULL)
+		DcArenaBlock *b = a->cur ? a->cur->next : a->first;
+
+		if (b == NULL)
 		{
-			b->left = 0;
-			return NULL;
+			b = MemoryContextAllocExtended(a->cxt,
+										   offsetof(DcArenaBlock, data) + DC_ARENA_BLOCK,
+										   MCXT_ALLOC_NO_OOM);
+			if (b == NULL)
+				return NULL;
+			b->next = NULL;
+			if (a->cur)
+				a->cur->next = b;
+			else
+				a->first = b;
 		}
-		b->left = DC_BUMP_BLOCK;
+		a->cur = b;
+		a->next = b->data;
+		a->left = DC_ARENA_BLOCK;
 	}
-	r = b->next;
-	b->next += size;
-	b->left -= size;
+	r = a->next;
+	a->next += size;
+	a->left -= size;
 	memset(r, 0, size);
 	return r;
 }
 
+/* An FmtAllocator over an arena. */
+FmtAllocator
+dc_arena_allocator(DcArena *a)
+{
+	FmtAllocator alloc;
+
+	alloc.alloc = dc_arena_alloc;
+	alloc.ctx = a;
+	return alloc;
+}
+
 /*
- * The scratch context of dc_json_text_to_jsonb_ext: created once per
- * backend, emptied after every use (and before, in case an ERROR left
- * something behind).  The function calls no code that could use it
- * recursively.
+ * Reset the arena and parse buf[0..len) into it, or raise an ERROR as
+ * dc_json_parse does.
  */
+DjValue
+dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
+					int errcode_val)
+{
+	FmtAllocator alloc = dc_arena_allocator(a);
+	DjValue		v;
+	DjError		err;
+
+	dc_arena_reset(a);
+	if (!dj_parse(buf, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
+		dc_json_report_error(&err, what, errcode_val);
+	return v;
+}
+
+/*
+ * Scratch space of dc_json_text_to_jsonb_ext, created once per backend: an
+ * arena for the parse tree and a context for the JsonbValue tree, both
+ * emptied after every use (and before, in case an ERROR left something
+ * behind).  The function calls no code that could use them recursively.
+ */
+static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
-static MemoryContext
-dc_scratch_context(void)
+static void
+dc_scratch_prepare(void)
 {
 	if (dc_scratch_cxt == NULL)
+	{
 		dc_scratch_cxt = AllocSetContextCreate(TopMemoryContext,
 											   "deltacc JSON scratch context",
 											   ALLOCSET_DEFAULT_SIZES);
-	else
-		MemoryContextReset(dc_scratch_cxt);
-	return dc_scratch_cxt;
+		dc_scratch_arena = dc_arena_create(TopMemoryContext);
+	}
+	MemoryContextReset(dc_scratch_cxt);
+	dc_arena_reset(dc_scratch_arena);
 }
 
 /*
@@ -522,25 +596,21 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
 						  void (*peek) (void *arg, const DjValue *v),
 						  void *arg)
 {
-	MemoryContext scratch = dc_scratch_context();
-	DcBump		bump;
 	FmtAllocator alloc;
 	DjValue		v;
 	DjError		err;
 	Jsonb	   *result = NULL;
 
-	bump.cxt = scratch;
-	bump.next = NULL;
-	bump.left = 0;
-	alloc.alloc = dc_bump_alloc;
-	alloc.ctx = &bump;
+	dc_scratch_prepare();
+	alloc = dc_arena_allocator(dc_scratch_arena);
 	if (dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
 	{
-		result = dj_to_jsonb_in(&v, scratch, false);
+		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
 		if (result != NULL && peek != NULL)
 			peek(arg, &v);
 	}
-	MemoryContextReset(scratch);
+	MemoryContextReset(dc_scratch_cxt);
+	dc_arena_reset(dc_scratch_arena);
 	return result;
 }
 

@@ -35,6 +35,26 @@
 extern FmtAllocator dc_fmt_allocator(MemoryContext cxt);
 
 /*
+ * DcArena: a reusable bump allocator for short-lived parse trees.  Memory
+ * comes from 64kB blocks owned by the context given at creation and kept
+ * across dc_arena_reset (which forgets everything allocated), so parsing
+ * one line after another costs no malloc/free and no per-node chunk
+ * header.  Requests above 16kB get their own chunk, freed by the reset.
+ */
+typedef struct DcArena DcArena;
+
+extern DcArena *dc_arena_create(MemoryContext cxt);
+extern void dc_arena_reset(DcArena *a);
+extern FmtAllocator dc_arena_allocator(DcArena *a);
+
+/*
+ * dc_json_parse into an arena: resets it first (so the previous tree is
+ * gone), then parses; errors as dc_json_parse.
+ */
+extern DjValue dc_json_parse_arena(DcArena *a, const char *buf, size_t len,
+								   const char *what, int errcode_val);
+
+/*
  * Parse one JSON value from buf[0..len) with djson, allocating the tree in
  * CurrentMemoryContext.  On failure raises ERROR with 'errcode_val' and the
  * message "invalid JSON in <what>" plus a detail naming the parser's reason
