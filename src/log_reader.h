@@ -94,6 +94,18 @@ extern void log_reader_init(void);
 extern int	DeltaFileErrcode(int err);
 
 /*
+ * Open a table file for reading (OpenTransientFile, O_NONBLOCK; close it
+ * with CloseTransientFile, or it is closed at transaction end) and fstat it
+ * into *st.  ERRORs naming "<what> \"<display_name>\"": open failure
+ * (DeltaFileErrcode), fstat failure, not a regular file
+ * (ERRCODE_WRONG_OBJECT_TYPE).  Added by golden: the one open/fstat/S_ISREG
+ * sequence of log_reader.c, deletion_vector.c and checkpoint.c.
+ */
+struct stat;
+extern int	DeltaOpenRegularFile(const char *abs_path, const char *what,
+								 const char *display_name, struct stat *st);
+
+/*
  * ERROR (ERRCODE_INSUFFICIENT_PRIVILEGE) unless the current user has the
  * privileges of pg_read_server_files.  Every file-reading SQL function calls
  * this (DeltaLogOpen does it too).
