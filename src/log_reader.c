@@ -806,16 +806,28 @@ decode_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 
 /*
  * Read a newline-delimited action file (relative to the table root) and
+ * decode every line with the given decode mode.
+ */
+static DeltaCommit *
+read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
+					  int mode)
+{
+	DeltaCommitBuilder b;
+
+	DeltaCommitBuilderInit(&b, version);
+	b.mode = (DeltaDecodeMode) mode;
+	DeltaLogScanActionFile(log, rel_path, decode_line_cb, &b);
+	return DeltaCommitBuilderFinish(&b);
+}
+
+/*
+ * Read a newline-delimited action file (relative to the table root) and
  * decode every line (see log_reader.h).
  */
 DeltaCommit *
 DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 {
-	DeltaCommitBuilder b;
-
-	DeltaCommitBuilderInit(&b, version);
-	DeltaLogScanActionFile(log, rel_path, decode_line_cb, &b);
-	return DeltaCommitBuilderFinish(&b);
+	return read_action_file_mode(log, rel_path, version, DELTA_DECODE_FULL);
 }
 
 /*
@@ -824,12 +836,22 @@ DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 DeltaCommit *
 DeltaLogReadCommit(DeltaLog *log, int64 version)
 {
+	return DeltaLogReadCommitMode(log, version, DELTA_DECODE_FULL);
+}
+
+/*
+ * DeltaLogReadCommit with a decode mode (added for the conflict checker's
+ * commit cache, src/commit_cache.c: DELTA_DECODE_DEFER_STATS).
+ */
+DeltaCommit *
+DeltaLogReadCommitMode(DeltaLog *log, int64 version, int mode)
+{
 	char	   *name;
 	DeltaCommit *c;
 
 	DeltaLogCheckCommitAvailable(log, version);
 	name = DeltaCommitFileName(version);
-	c = DeltaLogReadActionFile(log, name, version);
+	c = read_action_file_mode(log, name, version, mode);
 	pfree(name);
 	return c;
 }

@@ -132,6 +132,14 @@ extern DeltaLog *DeltaLogOpen(const char *table_path);
 extern DeltaCommit *DeltaLogReadCommit(DeltaLog *log, int64 version);
 
 /*
+ * DeltaLogReadCommit with a DeltaDecodeMode of actions.h (an int here so
+ * this header needs no actions.h).  Added for src/commit_cache.c, which
+ * reads with DELTA_DECODE_DEFER_STATS and parses the statistics itself.
+ */
+extern DeltaCommit *DeltaLogReadCommitMode(DeltaLog *log, int64 version,
+										   int mode);
+
+/*
  * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of
  * 'version' is present (callers that stream commits check this first).
  */
