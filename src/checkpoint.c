@@ -42,6 +42,7 @@
 
 #include "actions.h"
 #include "checkpoint.h"
+#include "data_reader.h"
 #include "json_util.h"
 #include "parquet.h"
 #include "snapshot.h"
@@ -51,39 +52,6 @@ static const char *const ckpt_columns[] = {
 	"add", "metaData", "protocol", "txn", "domainMetadata",
 	"checkpointMetadata", "sidecar"
 };
-
-/* State of the read_at callback. */
-typedef struct CkptFile
-{
-	int			fd;
-	const char *display;
-} CkptFile;
-
-/*
- * PqReadAtFn over a file descriptor: read exactly len bytes at off.
- */
-static int
-ckpt_read_at(void *ctx, uint64_t off, size_t len, void *buf)
-{
-	CkptFile   *cf = (CkptFile *) ctx;
-	char	   *p = (char *) buf;
-
-	while (len > 0)
-	{
-		ssize_t		n;
-
-		CHECK_FOR_INTERRUPTS();
-		n = pread(cf->fd, p, len, (off_t) off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t) n;
-		len -= (size_t) n;
-	}
-	return 0;
-}
 
 /*
  * Raise ERRCODE_DATA_CORRUPTED for a Parquet reader failure (the error
@@ -308,7 +276,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	FmtAllocator file_alloc;
 	FmtAllocator rg_alloc;
 	FmtAllocator row_alloc;
-	CkptFile	cf;
+	int			fd;
 	char	   *abs_path;
 	struct stat st;
 	PqFile	   *f;
@@ -320,8 +288,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 
 	DeltaErrorContextPush(&pos, rel_path);
 	abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	cf.display = rel_path;
-	cf.fd = DeltaOpenRegularFile(abs_path, "checkpoint file", rel_path, &st);
+	fd = DeltaOpenRegularFile(abs_path, "checkpoint file", rel_path, &st);
 
 	file_cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc checkpoint file",
 									 ALLOCSET_DEFAULT_SIZES);
@@ -334,7 +301,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	row_alloc = dc_fmt_allocator(row_cxt);
 
 	memset(&err, 0, sizeof(err));
-	f = pq_open(ckpt_read_at, &cf, (uint64_t) st.st_size, &file_alloc, NULL, &err);
+	f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc, NULL, &err);
 	if (f == NULL)
 		ckpt_pq_error(&err);
 	r = pq_reader_open(f, ckpt_columns, lengthof(ckpt_columns), &err);
@@ -430,7 +397,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	pos.line = 0;
 	result = DeltaCommitBuilderFinish(&b);
 	MemoryContextDelete(file_cxt);
-	CloseTransientFile(cf.fd);
+	CloseTransientFile(fd);
 	pfree(abs_path);
 	DeltaErrorContextPop(&pos);
 	Assert(CurrentMemoryContext == result_cxt);
