@@ -22,7 +22,7 @@ OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o src/loader.o src/funcs_log.o \
 	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
-	src/conflict.o src/loser.o src/funcs_conflict.o \
+	src/conflict.o src/loser.o src/funcs_conflict.o src/commit_cache.o \
 	src/deletion_vector.o \
 	src/rowlevel.o \
 	src/data_reader.o src/funcs_rows.o \
@@ -43,8 +43,8 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
-REGRESS_FORMAT = deletion_vectors checkpoints read_rows
-REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real
+REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback
+REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \

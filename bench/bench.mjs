@@ -32,7 +32,11 @@ const OUT = path.join(HERE, 'out');
 const PEERS = path.join(HERE, 'peers');
 // A smoke run (BENCH_QUICK) or a partial one (BENCH_ONLY) keeps its results
 // apart from the real ones (bench/out/results-quick.md / -partial.md).
-const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' : process.env.BENCH_ONLY ? '-partial' : '';
+// BENCH_MERGE=1 with BENCH_ONLY instead replaces those workloads' rows in
+// bench/out/results.json and rewrites bench/results.md from it (a re-run of
+// some workloads after a change; each row records the commit it measured).
+const MERGE = process.env.BENCH_MERGE === '1' && process.env.BENCH_QUICK !== '1';
+const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' : process.env.BENCH_ONLY && !MERGE ? '-partial' : '';
 const RESULTS_MD = SUFFIX ? path.join(OUT, `results${SUFFIX}.md`) : path.join(HERE, 'results.md');
 const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
 const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
@@ -455,6 +459,10 @@ function report(unsorted, machine) {
 		`PostgreSQL ${machine.pg}; DuckDB ${machine.duckdb} (${machine.duck_threads} threads) ` +
 		`via @duckdb/node-api on node ${machine.node}; ${machine.date}.` +
 		(machine.note ? ` ${machine.note}` : ''));
+	const commits = [...new Set(results.map((r) => r.commit).filter(Boolean))];
+	if (commits.length)
+		lines.push('', `deltacc measured: release build of ${commits.length > 1 ? 'commits' : 'commit'} ` +
+			`${commits.join(', ')}${commits.length > 1 ? ' (the "commit" column of bench/out/results.json says which row is which)' : ''}.`);
 	lines.push('');
 	lines.push('| workload | deltacc | PG SQL peer | DuckDB peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');
 	lines.push('|---|---|---|---|---|---|---|---|');
@@ -529,10 +537,18 @@ async function main() {
 	for (const w of workloads) {
 		const have = await deltaccHas(w.fn);
 		if (!have) console.log(`\n(${w.fn} is not in the database: deltacc column pending)`);
-		results.push(await runWorkload(w, duck, have));
+		const r = await runWorkload(w, duck, have);
+		r.commit = process.env.BENCH_COMMIT || '';
+		results.push(r);
 	}
 	await duck.exit();
 	fs.mkdirSync(OUT, { recursive: true });
+	if (MERGE) {
+		const prev = path.join(OUT, 'results.json');
+		const old = fs.existsSync(prev) ? JSON.parse(fs.readFileSync(prev, 'utf8')).results : [];
+		const ids = new Set(results.map((r) => r.id));
+		results.unshift(...old.filter((r) => !ids.has(r.id)));
+	}
 	fs.writeFileSync(path.join(OUT, `results${SUFFIX}.json`), JSON.stringify({ machine, results }, null, 1));
 	const md = report(results, machine);
 	fs.writeFileSync(RESULTS_MD, `# deltacc benchmark results\n\n${md}\n`);

@@ -23,7 +23,9 @@
 #    disagree.
 #
 # Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
-# BENCH_W3_REPEAT, BENCH_MACHINE.  BENCH_QUICK=1 generates small tables
+# BENCH_W3_REPEAT, BENCH_MACHINE, BENCH_MERGE (=1 with BENCH_ONLY: replace
+# those rows of the last full run's bench/out/results.json and rewrite
+# bench/results.md), BENCH_COMMIT (default: the measured tree's commit).  BENCH_QUICK=1 generates small tables
 # (bench/data-quick) for a smoke run, reported in bench/out/results-quick.md.  BENCH_SETUP=0 skips scripts/setup.sh
 # (packages already there; the release build below needs no install).
 set -euo pipefail
@@ -89,6 +91,11 @@ fi
 
 echo "== benchmark (pg_virtualenv)"
 export BENCH_DATA=$DATA BENCH_BUILD=$BUILD
+BENCH_COMMIT=${BENCH_COMMIT:-$(git -C "${BENCH_SRC:-$ROOT}" rev-parse --short HEAD 2>/dev/null || true)}
+if [ -n "$BENCH_COMMIT" ] && [ -n "$(git -C "${BENCH_SRC:-$ROOT}" status --porcelain -- src sql Makefile 2>/dev/null)" ]; then
+	BENCH_COMMIT="$BENCH_COMMIT+local changes"
+fi
+export BENCH_COMMIT
 pg_virtualenv -v "$PG_MAJOR" bash -c '
 	set -euo pipefail
 	if [ "${BENCH_EXTENSION:-release}" = installed ]; then

@@ -83,6 +83,7 @@ typedef struct DeltaCommitBuilder
 	int			n_sidecars;
 	int			cap_sidecars;
 	char	  **sidecars;		/* sidecar "path" values */
+	int64	   *sidecar_sizes;	/* their "sizeInBytes", -1 when absent (golden) */
 	DeltaStrArena strings;		/* decoded strings (in cxt) */
 } DeltaCommitBuilder;
 

@@ -750,7 +750,33 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		}
 		stats_tier = (no_stats_tier == NULL);
 	}
-	if (stats_tier)
+	if (stats_tier && result->conflicts_only)
+	{
+		/*
+		 * Only survivors are reported: no reason is built for a skipped
+		 * file (nothing allocated per file), a survivor's reason is built
+		 * once it is known to survive.
+		 */
+		for (i = 0; i < nadd; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			survives[i] = false;
+			for (r = 0; r < reads->n_reads; r++)
+			{
+				char	   *reason = NULL;
+
+				if (reads->stats_match(reads->ctx, r, adds[i], NULL) !=
+					READ_MATCH_MAYBE)
+					continue;
+				survives[i] = true;
+				(void) reads->stats_match(reads->ctx, r, adds[i], &reason);
+				stats_reason[i] = psprintf("kept: read %d: %s", r + 1,
+										   reason ? reason : "statistics cannot rule it out");
+				break;
+			}
+		}
+	}
+	else if (stats_tier)
 	{
 		for (i = 0; i < nadd; i++)
 		{
@@ -833,11 +859,15 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 
 	for (i = 0; i < nadd; i++)
 	{
-		char	   *hint = conflict_partition_hint(table, &adds[i]->pv);
+		char	   *hint;
 		int			rank = (i == pick) ? 0 : 1;
-		char	   *prefix = stats_reason[i] ? psprintf("%s; ", stats_reason[i]) : pstrdup("");
+		char	   *prefix;
 
 		CHECK_FOR_INTERRUPTS();
+		if (!survives[i] && result->conflicts_only)
+			continue;			/* nothing to report */
+		hint = conflict_partition_hint(table, &adds[i]->pv);
+		prefix = stats_reason[i] ? psprintf("%s; ", stats_reason[i]) : pstrdup("");
 		if (no_stats_tier)
 			prefix = psprintf("kept: %s; ", no_stats_tier);
 		if (stats_tier && !result->conflicts_only)

@@ -16,6 +16,7 @@
 #include "utils/guc.h"
 
 #include "checkpoint.h"
+#include "commit_cache.h"
 #include "compat.h"
 #include "deletion_vector.h"
 #include "deltacc.h"
@@ -36,6 +37,7 @@ _PG_init(void)
 {
 	log_reader_init();
 	conflict_init();
+	commit_cache_init();
 	deletion_vector_init();
 	rowlevel_init();
 	checkpoint_init();

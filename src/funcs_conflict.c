@@ -31,6 +31,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
+#include "commit_cache.h"
 #include "conflict.h"
 #include "log_reader.h"
 #include "loser.h"
@@ -41,6 +42,7 @@
 PG_FUNCTION_INFO_V1(deltacc_conflicts);
 PG_FUNCTION_INFO_V1(deltacc_explain_conflicts);
 PG_FUNCTION_INFO_V1(deltacc_assert_no_conflict);
+PG_FUNCTION_INFO_V1(deltacc_commit_cache_stats);
 
 int			deltacc_default_mode = CONFLICT_MODE_STATS;
 
@@ -75,8 +77,17 @@ typedef struct ReadBinding
 	DeltaReadSet *rs;
 	char	  **texts;
 	bool		nan_ok;			/* the current winner's writer includes NaN */
-	const DeltaFileAction *cached_file;
+	const DeltaFileAction *cached_file; /* decoded from text (reasons) */
 	DeltaFileStats *cached_stats;
+	/* pre-decoded statistics of the current winner (the fast path) */
+	const DeltaCommit *winner;
+	const DeltaStatsHeader *hdr;	/* NULL: no fast path */
+	int			ncols;
+	int		   *col_leaf;		/* leaf index of each decoded column */
+	const DeltaField **col_field;
+	DeltaLeafStats **colvals;	/* per column: the winner's files */
+	const DeltaFileAction *fast_file;
+	DeltaFileStats fast_stats;	/* leaves[] sized nleaves */
 } ReadBinding;
 
 static bool
@@ -87,11 +98,42 @@ rb_has_data_conjunct(void *ctx, int read)
 	return delta_read_can_skip(rb->rs, read);
 }
 
+/*
+ * rb_stats_match: the stats tier for one (read, file).  Without a reason
+ * wanted, a file of the current winner is judged on its statistics as
+ * decoded once per commit (delta_commit_stats_ensure: same decoder, same
+ * Datums, no texts), with nothing allocated; reasons come from decoding
+ * the file's statistics text again, which gives the same decision.
+ */
 static ReadMatch
 rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 {
 	ReadBinding *rb = ctx;
 
+	if (reason == NULL && rb->hdr != NULL &&
+		file >= rb->winner->files &&
+		file < rb->winner->files + rb->winner->n_files)
+	{
+		if (rb->fast_file != file)
+		{
+			int			i = (int) (file - rb->winner->files);
+			const DeltaStatsHeader *h = &rb->hdr[i];
+			DeltaFileStats *fs = &rb->fast_stats;
+			int			k;
+
+			fs->has_stats = h->has_stats;
+			fs->error = NULL;
+			fs->has_num_records = h->has_num_records;
+			fs->num_records = h->num_records;
+			fs->tight_bounds = h->tight_bounds;
+			for (k = 0; k < rb->ncols; k++)
+				fs->leaves[rb->col_leaf[k]] = rb->colvals[k][i];
+			rb->fast_file = file;
+		}
+		return delta_read_stats_may_match(rb->rs, read, &rb->fast_stats,
+										  rb->nan_ok, NULL) ?
+			READ_MATCH_MAYBE : READ_MATCH_NO;
+	}
 	if (rb->cached_file != file)
 	{
 		rb->cached_stats = delta_readset_decode_stats(rb->rs, file);
@@ -179,6 +221,74 @@ parse_mode(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * read_version_state: the metaData and protocol in force at read_version
+ * (the newest of each at or before it), from the JSON commits read_version,
+ * read_version - 1, ... through the commit cache, without replaying the
+ * files.  Returns false when the JSON commits run out first (the caller
+ * then builds the snapshot, which knows checkpoints and reports what is
+ * missing).  The protocol must be readable, as for a snapshot.
+ */
+static bool
+read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
+				   const DeltaMetadata **md, const DeltaProtocol **proto)
+{
+	int64		v;
+
+	*md = NULL;
+	*proto = NULL;
+	if (log->first_version < 0 || read_version < log->first_version ||
+		read_version > log->last_version)
+		return false;
+	for (v = read_version; v >= log->first_version; v--)
+	{
+		DeltaCommit *c;
+
+		CHECK_FOR_INTERRUPTS();
+		c = commit_cache_get(scope, log, v)->commit;
+		if (*md == NULL && c->metadata != NULL)
+			*md = c->metadata;
+		if (*proto == NULL && c->protocol != NULL)
+			*proto = c->protocol;
+		if (*md != NULL && *proto != NULL)
+		{
+			DeltaProtocolCheckReadable(*proto);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * bind_stats_columns: the statistics columns the reads need (wanted
+ * leaves in the statistics column set), for the per-commit decoding.
+ * Allocates rb's arrays in CurrentMemoryContext.
+ */
+static void
+bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
+{
+	const bool *wanted = delta_readset_wanted(rb->rs);
+	int			i;
+
+	rb->col_leaf = palloc(sizeof(int) * Max(schema->nleaves, 1));
+	rb->col_field = palloc(sizeof(DeltaField *) * Max(schema->nleaves, 1));
+	rb->colvals = palloc0(sizeof(DeltaLeafStats *) * Max(schema->nleaves, 1));
+	rb->ncols = 0;
+	for (i = 0; i < schema->nleaves; i++)
+	{
+		const DeltaField *f = schema->leaves[i];
+
+		if (!wanted[i] || !f->in_stats)
+			continue;
+		rb->col_leaf[rb->ncols] = i;
+		rb->col_field[rb->ncols] = f;
+		rb->ncols++;
+	}
+	rb->fast_stats.nleaves = schema->nleaves;
+	rb->fast_stats.leaves = palloc0(sizeof(DeltaLeafStats) *
+									Max(schema->nleaves, 1));
+}
+
+/*
  * run_check: the shared driver.  Arguments (positions fixed by the SQL
  * declarations): 0 table_path, 1 read_version, 2 read_predicates,
  * 3 actions, 4 isolation_level, 5 read_whole_table, 6 read_app_ids,
@@ -213,6 +323,9 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	int			n_unknown = 0;
 	int			i;
 	int64		v;
+	CommitCacheScope *scope;
+	const DeltaMetadata *rv_md = NULL;
+	const DeltaProtocol *rv_proto = NULL;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -252,14 +365,36 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 				errdetail("It must lie between read_version %lld and the latest version %lld.",
 						  (long long) read_version, (long long) log->latest_version));
 
-	/* the read snapshot and its schema */
-	snap = DeltaSnapshotBuild(log, read_version);
-	schema = delta_schema_from_metadata(snap->metadata);
+	/*
+	 * The read snapshot and its schema.  With read_files given, the stats
+	 * and partition modes need only its metadata and protocol (the
+	 * snapshot's files serve to derive the read files, as row-level input
+	 * and for the partition hints of delete/read conflicts on partitioned
+	 * tables): then they come from the newest commits at or before the read
+	 * version, through the commit cache.
+	 */
+	scope = commit_cache_scope_begin();
+	snap = NULL;
+	schema = NULL;
+	if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
+		read_version_state(log, read_version, scope, &rv_md, &rv_proto))
+	{
+		schema = delta_schema_from_metadata(rv_md);
+		if (schema->npartition > 0)
+			schema = NULL;		/* partitioned: the hints need the files */
+	}
+	if (schema == NULL)
+	{
+		snap = DeltaSnapshotBuild(log, read_version);
+		schema = delta_schema_from_metadata(snap->metadata);
+		rv_md = snap->metadata;
+		rv_proto = snap->protocol;
+	}
 	memset(&table, 0, sizeof(table));
 	table.log = log;
 	table.read_version = read_version;
-	table.metadata = snap->metadata;
-	table.protocol = snap->protocol;
+	table.metadata = rv_md;
+	table.protocol = rv_proto;
 	table.n_partition_columns = schema->npartition;
 	table.partition_logical = palloc(sizeof(char *) * Max(schema->npartition, 1));
 	table.partition_physical = palloc(sizeof(char *) * Max(schema->npartition, 1));
@@ -269,13 +404,13 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		table.partition_physical[i] = schema->partition[i] ?
 			schema->partition[i]->physical_name : schema->partition_names[i];
 	}
-	table.n_files = (int) snap->n_files;
+	table.n_files = snap ? (int) snap->n_files : 0;
 	{
 		DeltaFileAction *flat = palloc_extended(sizeof(DeltaFileAction) *
-												Max(snap->n_files, 1),
+												Max(table.n_files, 1),
 												MCXT_ALLOC_HUGE);
 
-		for (i = 0; i < snap->n_files; i++)
+		for (i = 0; i < table.n_files; i++)
 			flat[i] = *snap->files[i];
 		table.files = flat;
 	}
@@ -313,10 +448,10 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	else
 	{
 		/* files_for_scan(read_predicates) on the read snapshot */
-		char	  **paths = palloc_extended(sizeof(char *) * Max(snap->n_files, 1),
+		char	  **paths = palloc_extended(sizeof(char *) * Max(table.n_files, 1),
 											MCXT_ALLOC_HUGE);
 		const DeltaFileAction **acts =
-			palloc_extended(sizeof(DeltaFileAction *) * Max(snap->n_files, 1),
+			palloc_extended(sizeof(DeltaFileAction *) * Max(table.n_files, 1),
 							MCXT_ALLOC_HUGE);
 		int			n = 0;
 
@@ -346,14 +481,32 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	/* every winner, in order */
 	result = palloc0(sizeof(ConflictResult));
 	result->conflicts_only = conflicts_only;
-	cur_md = snap->metadata;
-	cur_proto = snap->protocol;
+	cur_md = rv_md;
+	cur_proto = rv_proto;
+	bind_stats_columns(&rb, schema);
 	for (v = read_version + 1; v <= through_version; v++)
 	{
+		CommitCacheRef *ref;
 		DeltaCommit *winner;
 
 		CHECK_FOR_INTERRUPTS();
-		winner = DeltaLogReadCommit(log, v);
+		ref = commit_cache_get(scope, log, v);
+		winner = ref->commit;
+		rb.hdr = NULL;
+		rb.winner = winner;
+		rb.fast_file = NULL;
+		if (mode != CONFLICT_MODE_PARTITION)
+		{
+			/* numRecords (row level) and the read columns, decoded once */
+			DeltaCommitStats *cs;
+
+			cs = delta_commit_stats_ensure((DeltaCommitStats *) *ref->extra,
+										   winner, rb.ncols, rb.col_field,
+										   rb.colvals, ref->cxt);
+			*ref->extra = cs;
+			commit_cache_ref_grown(scope, ref);
+			rb.hdr = cs->hdr;
+		}
 		rb.nan_ok = winner->commit_info != NULL &&
 			delta_writer_includes_nan(winner->commit_info->engine_info);
 		rb.cached_file = NULL;
@@ -474,4 +627,34 @@ deltacc_assert_no_conflict(PG_FUNCTION_ARGS)
 						  d->reason));
 	}
 	PG_RETURN_VOID();
+}
+
+/*
+ * deltacc.commit_cache_stats(): one row describing this session's commit
+ * cache (src/commit_cache.c): entries, bytes, hits, misses, evictions and
+ * stale entries dropped.  Requires pg_read_server_files, like the
+ * functions that fill the cache.
+ */
+Datum
+deltacc_commit_cache_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	CommitCacheStats st;
+	Datum		values[6];
+	bool		nulls[6];
+
+	DeltaCheckReadPrivilege();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("function returning record called in context that cannot accept type record"));
+	commit_cache_get_stats(&st);
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = Int64GetDatum(st.entries);
+	values[1] = Int64GetDatum(st.bytes);
+	values[2] = Int64GetDatum(st.hits);
+	values[3] = Int64GetDatum(st.misses);
+	values[4] = Int64GetDatum(st.evictions);
+	values[5] = Int64GetDatum(st.stale);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

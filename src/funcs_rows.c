@@ -9,6 +9,10 @@
  * column names (nested structs as nested objects).  An optional read
  * predicate filters the rows (delta_read_row_matches).
  *
+ * deltacc.read_parquet reads any Parquet file (or folder of them) the same
+ * way, without a Delta schema: the conformance suite compares read_rows
+ * with the expected rows Spark wrote next to the golden tables.
+ *
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
@@ -26,6 +30,7 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/json.h"
@@ -43,141 +48,52 @@
 #include "stats.h"
 
 PG_FUNCTION_INFO_V1(deltacc_read_rows);
-
-/* one data file being read */
-typedef struct RowsFile
-{
-	const DeltaSchema *schema;
-	const char *path;			/* as in the log, for messages */
-	const PqValue *row;			/* current row */
-	Datum	   *values;			/* by leaf_index */
-	bool	   *isnull;
-} RowsFile;
+PG_FUNCTION_INFO_V1(deltacc_read_parquet);
 
 /*
- * rows_float_json: append a float's text as a JSON number, or as a JSON
- * string for NaN and infinities (not representable as JSON numbers).
+ * rows_put_json: the current row of it as one jsonb value in the result
+ * (built in the iterator's per-row context).
  */
 static void
-rows_float_json(StringInfo buf, char *text, bool finite)
+rows_put_json(ReturnSetInfo *rsinfo, DeltaRowIter *it)
 {
-	if (finite)
-		appendStringInfoString(buf, text);
-	else
-		escape_json(buf, text);
+	MemoryContext old = MemoryContextSwitchTo(it->row_cxt);
+	StringInfoData json;
+	Datum		result;
+	bool		rnull = false;
+
+	initStringInfo(&json);
+	DeltaRowIterJson(&json, it);
+	result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data));
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &result, &rnull);
+	MemoryContextSwitchTo(old);
 }
 
 /*
- * rows_leaf_json: append the JSON form of leaf f's decoded value.
+ * rows_unsupported: f, or a type inside it (array element, map key or
+ * value, struct field), is DELTA_TYPE_UNSUPPORTED.
  */
-static void
-rows_leaf_json(StringInfo buf, const DeltaField *f, Datum d, bool isnull)
-{
-	char		tbuf[MAXDATELEN + 1];
-	int			utc = 0;
-
-	if (isnull)
-	{
-		appendStringInfoString(buf, "null");
-		return;
-	}
-	switch (f->kind)
-	{
-		case DELTA_TYPE_LONG:
-			appendStringInfo(buf, INT64_FORMAT, DatumGetInt64(d));
-			break;
-		case DELTA_TYPE_INTEGER:
-			appendStringInfo(buf, "%d", DatumGetInt32(d));
-			break;
-		case DELTA_TYPE_SHORT:
-		case DELTA_TYPE_BYTE:
-			appendStringInfo(buf, "%d", (int) DatumGetInt16(d));
-			break;
-		case DELTA_TYPE_FLOAT:
-			rows_float_json(buf, DatumGetCString(DirectFunctionCall1(float4out, d)),
-							!isnan(DatumGetFloat4(d)) && !isinf(DatumGetFloat4(d)));
-			break;
-		case DELTA_TYPE_DOUBLE:
-			rows_float_json(buf, DatumGetCString(DirectFunctionCall1(float8out, d)),
-							!isnan(DatumGetFloat8(d)) && !isinf(DatumGetFloat8(d)));
-			break;
-		case DELTA_TYPE_DECIMAL:
-			appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out, d)));
-			break;
-		case DELTA_TYPE_STRING:
-			escape_json(buf, TextDatumGetCString(d));
-			break;
-		case DELTA_TYPE_BINARY:
-			{
-				bytea	   *b = DatumGetByteaPP(d);
-				Size		n = VARSIZE_ANY_EXHDR(b);
-				char	   *hex = palloc(n * 2 + 3);
-
-				hex[0] = '\\';
-				hex[1] = 'x';
-				hex_encode(VARDATA_ANY(b), n, hex + 2);
-				hex[n * 2 + 2] = '\0';
-				escape_json(buf, hex);
-			}
-			break;
-		case DELTA_TYPE_BOOLEAN:
-			appendStringInfoString(buf, DatumGetBool(d) ? "true" : "false");
-			break;
-		case DELTA_TYPE_DATE:
-			escape_json(buf, JsonEncodeDateTime(tbuf, d, DATEOID, NULL));
-			break;
-		case DELTA_TYPE_TIMESTAMP:
-			escape_json(buf, JsonEncodeDateTime(tbuf, d, TIMESTAMPTZOID, &utc));
-			break;
-		case DELTA_TYPE_TIMESTAMP_NTZ:
-			escape_json(buf, JsonEncodeDateTime(tbuf, d, TIMESTAMPOID, NULL));
-			break;
-		default:
-			/* refused before reading (rows_check_schema) */
-			ereport(ERROR,
-					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					errmsg("column \"%s\" of type %s cannot be read",
-						   f->path, f->type_name));
-	}
-}
-
-/*
- * rows_fields_json: append a JSON object of fields[0..n) of the current
- * row (structs nested; a null struct is JSON null).
- */
-static void
-rows_fields_json(StringInfo buf, RowsFile *rf, DeltaField **fields, int n)
+static bool
+rows_unsupported(const DeltaField *f)
 {
 	int			i;
 
-	appendStringInfoChar(buf, '{');
-	for (i = 0; i < n; i++)
-	{
-		const DeltaField *f = fields[i];
-
-		if (i > 0)
-			appendStringInfoString(buf, ", ");
-		escape_json(buf, f->name);
-		appendStringInfoString(buf, ": ");
-		if (f->kind == DELTA_TYPE_STRUCT)
-		{
-			const PqValue *v = DeltaDataFindLeaf(rf->row, f);
-
-			if (v == NULL || v->kind == PQV_NULL)
-				appendStringInfoString(buf, "null");
-			else
-				rows_fields_json(buf, rf, f->fields, f->nfields);
-		}
-		else
-			rows_leaf_json(buf, f, rf->values[f->leaf_index],
-						   rf->isnull[f->leaf_index]);
-	}
-	appendStringInfoChar(buf, '}');
+	check_stack_depth();
+	if (f == NULL)
+		return false;
+	if (f->kind == DELTA_TYPE_UNSUPPORTED)
+		return true;
+	for (i = 0; i < f->nfields; i++)
+		if (rows_unsupported(f->fields[i]))
+			return true;
+	return rows_unsupported(f->element) || rows_unsupported(f->key) ||
+		rows_unsupported(f->value);
 }
 
 /*
- * rows_check_schema: ERROR (feature not supported) when a leaf has a type
- * read_rows cannot render (arrays, maps, unsupported Delta types).
+ * rows_check_schema: ERROR (feature not supported) when a field has a type
+ * read_rows cannot render (unsupported Delta types such as variant or
+ * interval, also inside arrays and maps).
  */
 static void
 rows_check_schema(const DeltaSchema *schema)
@@ -188,13 +104,12 @@ rows_check_schema(const DeltaSchema *schema)
 	{
 		const DeltaField *f = schema->leaves[i];
 
-		if (f->kind == DELTA_TYPE_ARRAY || f->kind == DELTA_TYPE_MAP ||
-			f->kind == DELTA_TYPE_UNSUPPORTED)
+		if (rows_unsupported(f))
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					errmsg("read_rows does not support column \"%s\" of type %s",
 						   f->path, f->type_name),
-					errdetail("Only primitive columns and structs of them are read."));
+					errdetail("A type inside it is not a Delta type deltacc reads."));
 	}
 }
 
@@ -208,22 +123,8 @@ rows_read_file(ReturnSetInfo *rsinfo, DeltaLog *log, const DeltaSchema *schema,
 			   DeltaReadSet *rs, const DeltaFileAction *fa)
 {
 	char	   *abs_path;
-	struct stat st;
-	char	   *buf;
-	Size		len;
-	MemoryContext file_cxt = CurrentMemoryContext;
-	MemoryContext row_cxt;
-	FmtAllocator file_alloc;
-	FmtAllocator row_alloc;
-	PqFile	   *pf;
-	PqReader   *reader;
-	PqError		err;
-	const char **cols;
-	int			ncols = 0;
 	RbSet	   *deleted = NULL;
-	RowsFile	rf;
-	int			i,
-				rg;
+	DeltaRowIter *it;
 
 	if (rs != NULL && !delta_read_partition_matches(rs, 0, &fa->pv, NULL))
 		return;
@@ -232,149 +133,17 @@ rows_read_file(ReturnSetInfo *rsinfo, DeltaLog *log, const DeltaSchema *schema,
 							  fa->has_num_records ? fa->num_records : -1);
 
 	abs_path = DeltaLogResolvePath(log, fa->path);
-	if (stat(abs_path, &st) != 0)
+	/* stat first: unusable paths keep their SQLSTATEs (class 58) */
+	(void) DeltaDataFileSize(abs_path, fa->path);
+	it = DeltaRowIterOpen(abs_path, fa->path, schema, NULL, true,
+						  fa->has_num_records ? fa->num_records : -1, &fa->pv);
+	it->exclude = deleted;
+	while (DeltaRowIterNext(it))
 	{
-		/* errcode_for_file_access maps e.g. ENAMETOOLONG to XX000 */
-		if (errno == ENOENT || errno == EACCES || errno == EPERM ||
-			errno == ENOTDIR)
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not stat data file \"%s\": %m", fa->path));
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_FILE),
-				errmsg("could not stat data file \"%s\": %m", fa->path));
+		if (rs == NULL || delta_read_row_matches(rs, 0, it->values, it->isnull))
+			rows_put_json(rsinfo, it);
 	}
-	buf = DeltaReadWholeFile(abs_path, fa->path, (Size) Max(st.st_size, 1), &len);
-	file_alloc = dc_fmt_allocator(file_cxt);
-	pf = pq_open_buffer((const uint8_t *) buf, len, &file_alloc, NULL, &err);
-	if (pf == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("could not read Parquet file \"%s\": %s", fa->path,
-					   err.message));
-	if (fa->has_num_records && pq_num_rows(pf) != fa->num_records)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Parquet file \"%s\" has %lld rows, its log entry says %lld",
-					   fa->path, (long long) pq_num_rows(pf),
-					   (long long) fa->num_records));
-
-	rf.schema = schema;
-	rf.path = fa->path;
-	rf.values = palloc0(sizeof(Datum) * Max(schema->nleaves, 1));
-	rf.isnull = palloc(sizeof(bool) * Max(schema->nleaves, 1));
-	for (i = 0; i < schema->nleaves; i++)
-		rf.isnull[i] = true;
-
-	/* data columns present in the file (absent ones read as NULL) */
-	cols = palloc(sizeof(char *) * Max(schema->nleaves, 1));
-	for (i = 0; i < schema->nleaves; i++)
-	{
-		const DeltaField *f = schema->leaves[i];
-		char	   *path;
-
-		if (f->is_partition)
-			continue;
-		path = DeltaDataPhysicalPath(f);
-		if (pq_schema_find(pf, path) != NULL)
-			cols[ncols++] = path;
-	}
-	reader = pq_reader_open(pf, cols, ncols, &err);
-	if (reader == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("could not read Parquet file \"%s\": %s", fa->path,
-					   err.message));
-
-	/* partition columns: the same for every row of the file */
-	for (i = 0; i < schema->nleaves; i++)
-	{
-		const DeltaField *f = schema->leaves[i];
-		const char *val;
-
-		if (!f->is_partition)
-			continue;
-		if (!delta_partition_value_lookup(&fa->pv, f, &val))
-			continue;			/* missing key: NULL, as Delta reads it */
-		if (!delta_partition_value_parse(f, val, &rf.values[i], &rf.isnull[i]))
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					errmsg("partition value %s=%s cannot be parsed as %s",
-						   f->path, quote_literal_cstr(val), f->type_name));
-	}
-
-	row_cxt = AllocSetContextCreate(file_cxt, "deltacc read_rows row",
-									ALLOCSET_DEFAULT_SIZES);
-	row_alloc = dc_fmt_allocator(row_cxt);
-	for (rg = 0; rg < pq_num_row_groups(pf); rg++)
-	{
-		MemoryContext rg_cxt;
-		FmtAllocator rg_alloc;
-		PqValue		row;
-		int64		pos;
-		int			rc;
-
-		CHECK_FOR_INTERRUPTS();
-		rg_cxt = AllocSetContextCreate(file_cxt, "deltacc read_rows row group",
-									   ALLOCSET_DEFAULT_SIZES);
-		rg_alloc = dc_fmt_allocator(rg_cxt);
-		if (!pq_reader_load_row_group(reader, rg, &rg_alloc, &err))
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("could not read Parquet file \"%s\": %s", fa->path,
-						   err.message));
-		while ((rc = pq_reader_next(reader, &row_alloc, &row, &pos, &err)) > 0)
-		{
-			StringInfoData json;
-			Datum		result;
-			bool		rnull = false;
-
-			CHECK_FOR_INTERRUPTS();
-			if (deleted && rb_contains(deleted, (uint64) pos))
-			{
-				MemoryContextReset(row_cxt);
-				continue;
-			}
-			MemoryContextSwitchTo(row_cxt);
-			rf.row = &row;
-			for (i = 0; i < schema->nleaves; i++)
-			{
-				const DeltaField *f = schema->leaves[i];
-				const PqValue *v;
-
-				if (f->is_partition)
-					continue;
-				v = DeltaDataFindLeaf(&row, f);
-				if (v == NULL)
-				{
-					rf.isnull[i] = true;	/* column not in this file */
-					continue;
-				}
-				if (!DeltaDataLeafDatum(f, v, &rf.values[i], &rf.isnull[i]))
-					ereport(ERROR,
-							errcode(ERRCODE_DATA_CORRUPTED),
-							errmsg("value of column \"%s\" in row %lld of data file \"%s\" does not fit type %s",
-								   f->path, (long long) pos, fa->path,
-								   f->type_name));
-			}
-			if (rs == NULL || delta_read_row_matches(rs, 0, rf.values, rf.isnull))
-			{
-				initStringInfo(&json);
-				rows_fields_json(&json, &rf, schema->fields, schema->nfields);
-				result = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data));
-				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-									 &result, &rnull);
-			}
-			MemoryContextSwitchTo(file_cxt);
-			MemoryContextReset(row_cxt);
-		}
-		if (rc < 0)
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("could not read Parquet file \"%s\": %s", fa->path,
-						   err.message));
-		MemoryContextDelete(rg_cxt);
-	}
+	DeltaRowIterClose(it);
 }
 
 /*
@@ -427,6 +196,126 @@ deltacc_read_rows(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(file_cxt);
 		rows_read_file(rsinfo, log, schema, rs, DeltaSnapshotGetFile(snap, i));
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(file_cxt);
+	}
+	MemoryContextDelete(file_cxt);
+	PG_RETURN_VOID();
+}
+
+/*
+ * parquet_cmp_names: qsort comparator of C strings (byte order).
+ */
+static int
+parquet_cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/*
+ * parquet_list_dir: the data files of directory dir: regular files whose
+ * names do not start with "." or "_" (Hadoop's hidden files: .crc
+ * checksums, _SUCCESS, _delta_log), sorted by name; palloc'd names.
+ */
+static char **
+parquet_list_dir(const char *dir, int *n_out)
+{
+	DIR		   *d;
+	struct dirent *de;
+	char	  **names;
+	int			n = 0;
+	int			cap = 16;
+
+	names = palloc(sizeof(char *) * cap);
+	d = AllocateDir(dir);
+	while ((de = ReadDir(d, dir)) != NULL)
+	{
+		struct stat st;
+		char	   *full;
+
+		CHECK_FOR_INTERRUPTS();
+		if (de->d_name[0] == '.' || de->d_name[0] == '_')
+			continue;
+		full = psprintf("%s/%s", dir, de->d_name);
+		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap)
+		{
+			cap *= 2;
+			names = repalloc(names, sizeof(char *) * cap);
+		}
+		names[n++] = pstrdup(de->d_name);
+	}
+	FreeDir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(char *), parquet_cmp_names);
+	*n_out = n;
+	return names;
+}
+
+/*
+ * deltacc.read_parquet(path text) RETURNS SETOF jsonb: every row of one
+ * Parquet file, or of every data file of a directory (see
+ * parquet_list_dir), as one JSON object keyed by the Parquet field names,
+ * rendered like read_rows (DeltaRowIterJson).  path must be absolute.
+ * Requires pg_read_server_files.
+ */
+Datum
+deltacc_read_parquet(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *path;
+	struct stat st;
+	char	  **names;
+	int			n,
+				i;
+	MemoryContext file_cxt;
+	MemoryContext old;
+
+	DeltaCheckReadPrivilege();
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_VOID();
+	path = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	canonicalize_path(path);
+	if (!is_absolute_path(path))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("Parquet path must be absolute"));
+	if (stat(path, &st) != 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not stat \"%s\": %m", path));
+	}
+	if (S_ISDIR(st.st_mode))
+		names = parquet_list_dir(path, &n);
+	else
+	{
+		names = palloc(sizeof(char *));
+		names[0] = path;
+		n = 1;
+	}
+
+	file_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "deltacc read_parquet file",
+									 ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < n; i++)
+	{
+		char	   *abs_path;
+		DeltaRowIter *it;
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(file_cxt);
+		abs_path = S_ISDIR(st.st_mode) ? psprintf("%s/%s", path, names[i]) :
+			names[i];
+		(void) DeltaDataFileSize(abs_path, names[i]);
+		it = DeltaRowIterOpen(abs_path, names[i], NULL, NULL, true, -1, NULL);
+		while (DeltaRowIterNext(it))
+			rows_put_json(rsinfo, it);
+		DeltaRowIterClose(it);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(file_cxt);
 	}

@@ -112,6 +112,37 @@ DeltaFileErrcode(int err)
 }
 
 /*
+ * See log_reader.h.  O_NONBLOCK: opening a FIFO planted in the table must
+ * not block the backend beyond the reach of cancel; the S_ISREG check then
+ * refuses it.  (No effect on regular files.)
+ */
+int
+DeltaOpenRegularFile(const char *abs_path, const char *what,
+					 const char *display_name, struct stat *st)
+{
+	int			fd;
+
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
+	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open %s \"%s\": %m", what, display_name));
+	}
+	if (fstat(fd, st) < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat %s \"%s\": %m", what, display_name));
+	if (!S_ISREG(st->st_mode))
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("%s \"%s\" is not a regular file", what, display_name));
+	return fd;
+}
+
+/*
  * ERROR unless the current user has the privileges of pg_read_server_files.
  */
 void
@@ -187,28 +218,7 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 	if (max_bytes == 0)
 		max_bytes = (Size) deltacc_max_log_file_bytes;
 
-	/*
-	 * O_NONBLOCK: opening a FIFO planted in the table must not block the
-	 * backend beyond the reach of cancel; the S_ISREG check below then
-	 * refuses it.  (No effect on regular files.)
-	 */
-	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	if (fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open Delta log file \"%s\": %m", display_name));
-	}
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat Delta log file \"%s\": %m", display_name));
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("Delta log file \"%s\" is not a regular file", display_name));
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", display_name, &st);
 	if ((uint64) st.st_size > (uint64) max_bytes)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -618,24 +628,7 @@ DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
 
 	struct stat st;
 
-	/* O_NONBLOCK: a FIFO planted in the table must not block (see above) */
-	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	if (fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open Delta log file \"%s\": %m", rel_path));
-	}
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("Delta log file \"%s\" is not a regular file", rel_path));
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
 	pfree(abs_path);
 	return fd;
 }
@@ -831,16 +824,28 @@ decode_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 
 /*
  * Read a newline-delimited action file (relative to the table root) and
+ * decode every line with the given decode mode.
+ */
+static DeltaCommit *
+read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
+					  int mode)
+{
+	DeltaCommitBuilder b;
+
+	DeltaCommitBuilderInit(&b, version);
+	b.mode = (DeltaDecodeMode) mode;
+	DeltaLogScanActionFile(log, rel_path, decode_line_cb, &b);
+	return DeltaCommitBuilderFinish(&b);
+}
+
+/*
+ * Read a newline-delimited action file (relative to the table root) and
  * decode every line (see log_reader.h).
  */
 DeltaCommit *
 DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 {
-	DeltaCommitBuilder b;
-
-	DeltaCommitBuilderInit(&b, version);
-	DeltaLogScanActionFile(log, rel_path, decode_line_cb, &b);
-	return DeltaCommitBuilderFinish(&b);
+	return read_action_file_mode(log, rel_path, version, DELTA_DECODE_FULL);
 }
 
 /*
@@ -849,12 +854,22 @@ DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 DeltaCommit *
 DeltaLogReadCommit(DeltaLog *log, int64 version)
 {
+	return DeltaLogReadCommitMode(log, version, DELTA_DECODE_FULL);
+}
+
+/*
+ * DeltaLogReadCommit with a decode mode (added for the conflict checker's
+ * commit cache, src/commit_cache.c: DELTA_DECODE_DEFER_STATS).
+ */
+DeltaCommit *
+DeltaLogReadCommitMode(DeltaLog *log, int64 version, int mode)
+{
 	char	   *name;
 	DeltaCommit *c;
 
 	DeltaLogCheckCommitAvailable(log, version);
 	name = DeltaCommitFileName(version);
-	c = DeltaLogReadActionFile(log, name, version);
+	c = read_action_file_mode(log, name, version, mode);
 	pfree(name);
 	return c;
 }

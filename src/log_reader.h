@@ -95,6 +95,18 @@ extern void log_reader_init(void);
 extern int	DeltaFileErrcode(int err);
 
 /*
+ * Open a table file for reading (OpenTransientFile, O_NONBLOCK; close it
+ * with CloseTransientFile, or it is closed at transaction end) and fstat it
+ * into *st.  ERRORs naming "<what> \"<display_name>\"": open failure
+ * (DeltaFileErrcode), fstat failure, not a regular file
+ * (ERRCODE_WRONG_OBJECT_TYPE).  Added by golden: the one open/fstat/S_ISREG
+ * sequence of log_reader.c, deletion_vector.c and checkpoint.c.
+ */
+struct stat;
+extern int	DeltaOpenRegularFile(const char *abs_path, const char *what,
+								 const char *display_name, struct stat *st);
+
+/*
  * ERROR (ERRCODE_INSUFFICIENT_PRIVILEGE) unless the current user has the
  * privileges of pg_read_server_files.  Every file-reading SQL function calls
  * this (DeltaLogOpen does it too).
@@ -119,6 +131,14 @@ extern DeltaLog *DeltaLogOpen(const char *table_path);
  * 'Delta log file "_delta_log/<name>", line N'.
  */
 extern DeltaCommit *DeltaLogReadCommit(DeltaLog *log, int64 version);
+
+/*
+ * DeltaLogReadCommit with a DeltaDecodeMode of actions.h (an int here so
+ * this header needs no actions.h).  Added for src/commit_cache.c, which
+ * reads with DELTA_DECODE_DEFER_STATS and parses the statistics itself.
+ */
+extern DeltaCommit *DeltaLogReadCommitMode(DeltaLog *log, int64 version,
+										   int mode);
 
 /*
  * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of

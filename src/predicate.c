@@ -1761,6 +1761,15 @@ delta_read_partition_predicate(const DeltaReadSet *rs, int read)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * delta_readset_wanted: see predicate.h.
+ */
+const bool *
+delta_readset_wanted(const DeltaReadSet *rs)
+{
+	return rs->wanted;
+}
+
 DeltaFileStats *
 delta_readset_decode_stats(DeltaReadSet *rs, const DeltaFileAction *f)
 {
@@ -1897,6 +1906,35 @@ verify_stats(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs
 	return NULL;
 }
 
+/*
+ * verify_ok: verify_stats without building a reason (nothing allocated):
+ * true when every referenced statistic verifies.
+ */
+static bool
+verify_ok(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs)
+{
+	int			i;
+
+	if (v->need_nr && !fs->has_num_records)
+		return false;
+	for (i = 0; i < rs->schema->nleaves; i++)
+	{
+		const DeltaLeafStats *ls = &fs->leaves[i];
+		bool		all_null;
+
+		if (!v->need_min[i] && !v->need_max[i] && !v->need_nc[i])
+			continue;
+		if (!ls->has_null_count)
+			return false;
+		all_null = fs->has_num_records && ls->null_count == fs->num_records;
+		if (v->need_min[i] && !ls->has_min && !all_null)
+			return false;
+		if (v->need_max[i] && !ls->has_max && !all_null)
+			return false;
+	}
+	return true;
+}
+
 /* "min(c)=1, max(c)=9, nullcount(c)=0" for the stats a variant uses */
 static char *
 describe_stats(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs)
@@ -2004,14 +2042,19 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 				pstrdup("no statistics");
 		return true;
 	}
-	why = verify_stats(rs, v, fs);
-	if (why != NULL)
+	if (reason == NULL)
 	{
-		if (reason)
+		if (!verify_ok(rs, v, fs))
+			return true;
+	}
+	else
+	{
+		why = verify_stats(rs, v, fs);
+		if (why != NULL)
+		{
 			*reason = why;
-		else
-			pfree(why);
-		return true;
+			return true;
+		}
 	}
 	bind_stats(rs, fs);
 	r = eval_bool(rs, v->state);

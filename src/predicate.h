@@ -104,6 +104,12 @@ extern DeltaFileStats *delta_readset_decode_stats(DeltaReadSet *rs,
 												  const DeltaFileAction *f);
 
 /*
+ * The leaves (by leaf_index) whose statistics some read needs: what
+ * delta_readset_decode_stats decodes.  Owned by the read set.
+ */
+extern const bool *delta_readset_wanted(const DeltaReadSet *rs);
+
+/*
  * May file statistics fs hold a row that satisfies read i's data
  * conjuncts?  writer_includes_nan: the winner's writer is known to include
  * NaN in float/double statistics (see delta_writer_includes_nan); when

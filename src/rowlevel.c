@@ -415,172 +415,40 @@ static void
 rl_scan_file(RlScan *scan)
 {
 	const RlReads *rr = scan->reads;
-	const DeltaSchema *schema = rr->schema;
 	char	   *abs_path;
-	struct stat st;
-	char	   *buf;
-	Size		len;
-	MemoryContext file_cxt;
-	MemoryContext row_cxt;
-	MemoryContext oldcxt;
-	FmtAllocator file_alloc;
-	FmtAllocator row_alloc;
-	PqFile	   *pf;
-	PqReader   *reader;
-	PqError		err;
-	const char **cols;
-	int			ncols = 0;
-	Datum	   *values;
-	bool	   *isnull;
-	int			i,
-				rg;
+	DeltaRowIter *it;
 
 	abs_path = DeltaLogResolvePath(scan->table->log, scan->path);
-	if (stat(abs_path, &st) != 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat data file \"%s\": %m", scan->path));
-	scan->file_size = (int64) st.st_size;
-	if ((int64) st.st_size > (int64) deltacc_row_level_max_bytes - *scan->budget_used)
+	scan->file_size = DeltaDataFileSize(abs_path, scan->path);
+	if (scan->file_size > (int64) deltacc_row_level_max_bytes - *scan->budget_used)
 	{
 		scan->over_budget = true;
 		return;
 	}
-	*scan->budget_used += (int64) st.st_size;
+	*scan->budget_used += scan->file_size;
 
-	file_cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc row-level file",
-									 ALLOCSET_DEFAULT_SIZES);
-	row_cxt = AllocSetContextCreate(file_cxt, "deltacc row-level row",
-									ALLOCSET_DEFAULT_SIZES);
-	oldcxt = MemoryContextSwitchTo(file_cxt);
-	buf = DeltaReadWholeFile(abs_path, scan->path,
-							 (Size) Max(st.st_size, 1), &len);
-	file_alloc = dc_fmt_allocator(file_cxt);
-	row_alloc = dc_fmt_allocator(row_cxt);
-	pf = pq_open_buffer((const uint8_t *) buf, len, &file_alloc, NULL, &err);
-	if (pf == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("could not read Parquet file \"%s\": %s", scan->path,
-					   err.message));
-	if (scan->num_records >= 0 && pq_num_rows(pf) != scan->num_records)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Parquet file \"%s\" has %lld rows, its log entry says %lld",
-					   scan->path, (long long) pq_num_rows(pf),
-					   (long long) scan->num_records));
-
-	/* the referenced data columns, by physical (dotted) path */
-	cols = palloc(sizeof(char *) * Max(schema->nleaves, 1));
-	for (i = 0; i < schema->nleaves; i++)
+	it = DeltaRowIterOpen(abs_path, scan->path, rr->schema, rr->refs, false,
+						  scan->num_records, scan->pv);
+	it->include = scan->include;
+	it->exclude = scan->exclude;
+	while (DeltaRowIterNext(it))
 	{
-		const DeltaField *f = schema->leaves[i];
-		char	   *path;
+		bool		any = false;
+		int			r;
 
-		if (!rr->refs[i] || f->is_partition)
-			continue;
-		path = DeltaDataPhysicalPath(f);
-		if (pq_schema_find(pf, path) == NULL)
-			ereport(ERROR,
-					errcode(ERRCODE_UNDEFINED_COLUMN),
-					errmsg("column \"%s\" is not in data file \"%s\"",
-						   f->path, scan->path));
-		cols[ncols++] = path;
-	}
-	reader = pq_reader_open(pf, cols, ncols, &err);
-	if (reader == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("could not read Parquet file \"%s\": %s", scan->path,
-					   err.message));
-
-	values = palloc0(sizeof(Datum) * Max(schema->nleaves, 1));
-	isnull = palloc(sizeof(bool) * Max(schema->nleaves, 1));
-	for (i = 0; i < schema->nleaves; i++)
-		isnull[i] = true;
-	/* partition columns: the same for every row of the file */
-	for (i = 0; i < schema->nleaves; i++)
-	{
-		const DeltaField *f = schema->leaves[i];
-		const char *val;
-
-		if (!rr->refs[i] || !f->is_partition)
-			continue;
-		if (!delta_partition_value_lookup(scan->pv, f, &val))
-			continue;			/* missing key: NULL, as Delta reads it */
-		if (!delta_partition_value_parse(f, val, &values[i], &isnull[i]))
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					errmsg("partition value %s=%s cannot be parsed as %s",
-						   f->path, quote_literal_cstr(val), f->type_name));
-	}
-
-	for (rg = 0; rg < pq_num_row_groups(pf); rg++)
-	{
-		MemoryContext rg_cxt;
-		FmtAllocator rg_alloc;
-		PqValue		row;
-		int64		pos;
-		int			rc;
-
-		CHECK_FOR_INTERRUPTS();
-		rg_cxt = AllocSetContextCreate(file_cxt, "deltacc row-level row group",
-									   ALLOCSET_DEFAULT_SIZES);
-		rg_alloc = dc_fmt_allocator(rg_cxt);
-		if (!pq_reader_load_row_group(reader, rg, &rg_alloc, &err))
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("could not read Parquet file \"%s\": %s", scan->path,
-						   err.message));
-		while ((rc = pq_reader_next(reader, &row_alloc, &row, &pos, &err)) > 0)
+		scan->rows++;
+		for (r = 0; r < rr->nreads; r++)
 		{
-			bool		any = false;
-			int			r;
-
-			CHECK_FOR_INTERRUPTS();
-			if (scan->include && !rb_contains(scan->include, (uint64) pos))
-				continue;
-			if (scan->exclude && rb_contains(scan->exclude, (uint64) pos))
-				continue;
-			MemoryContextSwitchTo(row_cxt);
-			for (i = 0; i < schema->nleaves; i++)
+			if (delta_read_row_matches(rr->rs, r, it->values, it->isnull))
 			{
-				const DeltaField *f = schema->leaves[i];
-				const PqValue *v;
-
-				if (!rr->refs[i] || f->is_partition)
-					continue;
-				v = DeltaDataFindLeaf(&row, f);
-				if (v == NULL || !DeltaDataLeafDatum(f, v, &values[i], &isnull[i]))
-					ereport(ERROR,
-							errcode(ERRCODE_DATA_CORRUPTED),
-							errmsg("value of column \"%s\" in row %lld of data file \"%s\" does not fit type %s",
-								   f->path, (long long) pos, scan->path,
-								   f->type_name));
+				scan->matches[r]++;
+				any = true;
 			}
-			scan->rows++;
-			for (r = 0; r < rr->nreads; r++)
-			{
-				if (delta_read_row_matches(rr->rs, r, values, isnull))
-				{
-					scan->matches[r]++;
-					any = true;
-				}
-			}
-			if (any)
-				scan->matching_rows++;
-			MemoryContextSwitchTo(file_cxt);
-			MemoryContextReset(row_cxt);
 		}
-		if (rc < 0)
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("could not read Parquet file \"%s\": %s", scan->path,
-						   err.message));
-		MemoryContextDelete(rg_cxt);
+		if (any)
+			scan->matching_rows++;
 	}
-	MemoryContextSwitchTo(oldcxt);
-	MemoryContextDelete(file_cxt);
+	DeltaRowIterClose(it);
 }
 
 /* trapped: load the add's DV, then scan its live rows */

@@ -33,6 +33,8 @@ typedef struct SchemaBuild
 	DeltaSchema *schema;
 	int			cap_leaves;
 	bool		column_mapping;
+	int			inner;			/* > 0 inside an array element or map
+								 * key/value: no leaves are numbered there */
 } SchemaBuild;
 
 static DeltaField *parse_field(SchemaBuild *b, const DjValue *fv,
@@ -40,6 +42,9 @@ static DeltaField *parse_field(SchemaBuild *b, const DjValue *fv,
 static void parse_type(SchemaBuild *b, DeltaField *f, const DjValue *tv,
 					   int depth);
 static void add_leaf(SchemaBuild *b, DeltaField *f);
+static DeltaField *parse_inner(SchemaBuild *b, DeltaField *container,
+							   const DjValue *tv, const char *name,
+							   int depth);
 static void compute_stats_columns(DeltaSchema *s);
 static void mark_stats_subtree(DeltaField *f);
 
@@ -149,6 +154,7 @@ delta_schema_parse(const char *schema_string,
 	s->nfields = fields->len;
 	s->fields = palloc0(sizeof(DeltaField *) * Max(1, fields->len));
 	b.cap_leaves = 16;
+	b.inner = 0;
 	s->leaves = palloc0(sizeof(DeltaField *) * b.cap_leaves);
 	for (i = 0; i < (int) fields->len; i++)
 		s->fields[i] = parse_field(&b, &fields->u.items[i], NULL, 0);
@@ -266,9 +272,18 @@ parse_type(SchemaBuild *b, DeltaField *f, const DjValue *tv, int depth)
 			return;
 		}
 		if (strcmp(tn, "array") == 0)
+		{
 			f->kind = DELTA_TYPE_ARRAY;
+			f->element = parse_inner(b, f, dj_get(tv, "elementType"),
+									 "element", depth);
+		}
 		else if (strcmp(tn, "map") == 0)
+		{
 			f->kind = DELTA_TYPE_MAP;
+			f->key = parse_inner(b, f, dj_get(tv, "keyType"), "key", depth);
+			f->value = parse_inner(b, f, dj_get(tv, "valueType"), "value",
+								   depth);
+		}
 		else
 			f->kind = DELTA_TYPE_UNSUPPORTED;
 		add_leaf(b, f);
@@ -371,12 +386,44 @@ parse_type(SchemaBuild *b, DeltaField *f, const DjValue *tv, int depth)
 }
 
 /*
- * Append f to the schema's depth-first leaf list.
+ * The element type of an array or the key/value type of a map, as a field
+ * named "element", "key" or "value" under container (NULL when tv is
+ * absent).  Struct fields inside keep their column-mapping physical names;
+ * nothing inside is numbered as a leaf (b->inner).
+ */
+static DeltaField *
+parse_inner(SchemaBuild *b, DeltaField *container, const DjValue *tv,
+			const char *name, int depth)
+{
+	DeltaField *f;
+
+	if (tv == NULL)
+		return NULL;
+	f = palloc0(sizeof(DeltaField));
+	f->name = pstrdup(name);
+	f->physical_name = f->name;
+	f->parent = container;
+	f->depth = depth + 1;
+	f->leaf_index = -1;
+	f->path = psprintf("%s.%s", container->path, name);
+	f->nullable = true;
+	b->inner++;
+	parse_type(b, f, tv, depth + 1);
+	b->inner--;
+	return f;
+}
+
+/*
+ * Append f to the schema's depth-first leaf list (not inside an array
+ * element or map key/value: those are read whole with their container).
  */
 static void
 add_leaf(SchemaBuild *b, DeltaField *f)
 {
 	DeltaSchema *s = b->schema;
+
+	if (b->inner > 0)
+		return;
 
 	if (s->nleaves == b->cap_leaves)
 	{

@@ -62,6 +62,9 @@ struct DeltaField
 	int			nfields;		/* struct children */
 	DeltaField **fields;
 	DeltaField *parent;			/* NULL at top level */
+	DeltaField *element;		/* array: the element type (NULL if absent) */
+	DeltaField *key;			/* map: the key type */
+	DeltaField *value;			/* map: the value type */
 	char	   *path;			/* dotted logical path ("address.city") */
 	int			depth;			/* 0 at top level */
 	int			leaf_index;		/* index in DeltaSchema.leaves; -1 for structs */

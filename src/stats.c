@@ -24,13 +24,19 @@
 #include "datatype/timestamp.h"
 #include "mb/pg_wchar.h"
 #include "pgtime.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/float.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "actions.h"
 #include "djson.h"
 #include "json_util.h"
 #include "stats.h"
@@ -527,6 +533,93 @@ stats_lookup(const DjValue *obj, const DeltaField *f)
 }
 
 /*
+ * decode_leaf: the statistics of leaf f from the minValues / maxValues /
+ * nullCount objects of a parsed stats root (each may be NULL) into *ls
+ * (zeroed by the caller).  A nullCount above numRecords is not a count.
+ * Allocates the values and texts in CurrentMemoryContext.
+ */
+static void
+decode_leaf(const DeltaField *f, const DjValue *minv, const DjValue *maxv,
+			const DjValue *nullc, bool has_num_records, int64 num_records,
+			DeltaLeafStats *ls)
+{
+	const DjValue *v;
+
+	v = nullc ? stats_lookup(nullc, f) : NULL;
+	if (v != NULL)
+	{
+		int64_t		n;
+
+		if (dj_to_int64(v, &n) && n >= 0 &&
+			(!has_num_records || n <= num_records))
+		{
+			ls->has_null_count = true;
+			ls->null_count = n;
+		}
+	}
+	if (!f->minmax_eligible || !OidIsValid(f->pg_type))
+		return;
+	if (minv)
+		ls->has_min = decode_stat_value(f, stats_lookup(minv, f), false,
+										&ls->min, &ls->min_text,
+										&ls->min_note);
+	if (maxv)
+		ls->has_max = decode_stat_value(f, stats_lookup(maxv, f), true,
+										&ls->max, &ls->max_text,
+										&ls->max_note);
+}
+
+/*
+ * parse_stats_root: parse a stats JSON text and fill the column-independent
+ * header.  Returns false (header says no statistics; *error set when the
+ * text did not parse as an object) when there is nothing to decode.  The
+ * DOM is allocated in CurrentMemoryContext.
+ */
+static bool
+parse_stats_root(const char *json, DjValue *root, DeltaStatsHeader *hdr,
+				 const char **error)
+{
+	FmtAllocator alloc = dc_fmt_allocator(NULL);
+	DjError		err;
+	const DjValue *nr;
+	const DjValue *tb;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->tight_bounds = -1;
+	*error = NULL;
+	if (json == NULL)
+		return false;
+	if (!dj_parse(json, strlen(json), &alloc, DJ_DEFAULT_MAX_DEPTH, root, &err))
+	{
+		*error = psprintf("%s at byte %zu", err.message, err.offset);
+		return false;
+	}
+	if (root->type != DJ_OBJECT)
+	{
+		*error = "statistics are not a JSON object";
+		return false;
+	}
+	hdr->has_stats = true;
+	nr = dj_get(root, "numRecords");
+	if (nr != NULL)
+	{
+		int64_t		v;
+
+		if (dj_to_int64(nr, &v) && v >= 0)
+		{
+			hdr->has_num_records = true;
+			hdr->num_records = v;
+		}
+	}
+	tb = dj_get(root, "tightBounds");
+	if (tb != NULL && tb->type == DJ_TRUE)
+		hdr->tight_bounds = 1;
+	else if (tb != NULL && tb->type == DJ_FALSE)
+		hdr->tight_bounds = 0;
+	return true;
+}
+
+/*
  * Decode a file's statistics; see stats.h.
  */
 DeltaFileStats *
@@ -534,48 +627,24 @@ delta_stats_decode(const DeltaSchema *schema, const char *json,
 				   const bool *wanted)
 {
 	DeltaFileStats *fs = palloc0(sizeof(DeltaFileStats));
-	FmtAllocator alloc = dc_fmt_allocator(NULL);
+	DeltaStatsHeader hdr;
 	DjValue		root;
-	DjError		err;
 	const DjValue *minv;
 	const DjValue *maxv;
 	const DjValue *nullc;
-	const DjValue *nr;
-	const DjValue *tb;
 	int			i;
 
 	fs->nleaves = schema->nleaves;
 	fs->leaves = palloc0(sizeof(DeltaLeafStats) * Max(1, schema->nleaves));
-	fs->tight_bounds = -1;
-	if (json == NULL)
-		return fs;
-	if (!dj_parse(json, strlen(json), &alloc, DJ_DEFAULT_MAX_DEPTH, &root, &err))
+	if (!parse_stats_root(json, &root, &hdr, &fs->error))
 	{
-		fs->error = psprintf("%s at byte %zu", err.message, err.offset);
-		return fs;
-	}
-	if (root.type != DJ_OBJECT)
-	{
-		fs->error = "statistics are not a JSON object";
+		fs->tight_bounds = -1;
 		return fs;
 	}
 	fs->has_stats = true;
-	nr = dj_get(&root, "numRecords");
-	if (nr != NULL)
-	{
-		int64_t		v;
-
-		if (dj_to_int64(nr, &v) && v >= 0)
-		{
-			fs->has_num_records = true;
-			fs->num_records = v;
-		}
-	}
-	tb = dj_get(&root, "tightBounds");
-	if (tb != NULL && tb->type == DJ_TRUE)
-		fs->tight_bounds = 1;
-	else if (tb != NULL && tb->type == DJ_FALSE)
-		fs->tight_bounds = 0;
+	fs->has_num_records = hdr.has_num_records;
+	fs->num_records = hdr.num_records;
+	fs->tight_bounds = hdr.tight_bounds;
 
 	minv = dj_get(&root, "minValues");
 	maxv = dj_get(&root, "maxValues");
@@ -584,35 +653,188 @@ delta_stats_decode(const DeltaSchema *schema, const char *json,
 	for (i = 0; i < schema->nleaves; i++)
 	{
 		const DeltaField *f = schema->leaves[i];
-		DeltaLeafStats *ls = &fs->leaves[i];
-		const DjValue *v;
 
 		if (!f->in_stats || (wanted != NULL && !wanted[i]))
 			continue;
-		v = nullc ? stats_lookup(nullc, f) : NULL;
-		if (v != NULL)
-		{
-			int64_t		n;
-
-			if (dj_to_int64(v, &n) && n >= 0 &&
-				(!fs->has_num_records || n <= fs->num_records))
-			{
-				ls->has_null_count = true;
-				ls->null_count = n;
-			}
-		}
-		if (!f->minmax_eligible || !OidIsValid(f->pg_type))
-			continue;
-		if (minv)
-			ls->has_min = decode_stat_value(f, stats_lookup(minv, f), false,
-											&ls->min, &ls->min_text,
-											&ls->min_note);
-		if (maxv)
-			ls->has_max = decode_stat_value(f, stats_lookup(maxv, f), true,
-											&ls->max, &ls->max_text,
-											&ls->max_note);
+		decode_leaf(f, minv, maxv, nullc, fs->has_num_records,
+					fs->num_records, &fs->leaves[i]);
 	}
 	return fs;
+}
+
+/*
+ * delta_stats_column_key: see stats.h.  Every component is length-prefixed,
+ * so no physical name can make two columns collide.
+ */
+char *
+delta_stats_column_key(const DeltaField *f)
+{
+	StringInfoData buf;
+	const DeltaField *chain[64];
+	int			n = 0;
+	const DeltaField *g;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "%d/%u/%d/%d", (int) f->kind, f->pg_type,
+					 (int) f->minmax_eligible, f->depth);
+	for (g = f; g != NULL && n < 64; g = g->parent)
+		chain[n++] = g;
+	while (n > 0)
+	{
+		const char *name = chain[--n]->physical_name;
+
+		appendStringInfo(&buf, "/%zu:%s", strlen(name), name);
+	}
+	return buf.data;
+}
+
+/*
+ * delta_commit_stats_ensure: see stats.h.
+ */
+DeltaCommitStats *
+delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
+						  int ncols, const DeltaField *const *fields,
+						  DeltaLeafStats **vals_out, MemoryContext cxt)
+{
+	MemoryContext old;
+	MemoryContext scratch;
+	DeltaStatsColumn **newcols;
+	int		   *newidx;
+	int			nnew = 0;
+	DeltaStatsHeader *hdr = NULL;
+	char	  **keys;
+	bool	   *byval;
+	int16	   *typlen;
+	int			k,
+				j,
+				i;
+
+	old = MemoryContextSwitchTo(cxt);
+	if (cs == NULL)
+	{
+		cs = palloc0(sizeof(DeltaCommitStats));
+		cs->nfiles = commit->n_files;
+	}
+	keys = palloc(sizeof(char *) * Max(ncols, 1));
+	newcols = palloc(sizeof(DeltaStatsColumn *) * Max(ncols, 1));
+	newidx = palloc(sizeof(int) * Max(ncols, 1));
+	byval = palloc(sizeof(bool) * Max(ncols, 1));
+	typlen = palloc(sizeof(int16) * Max(ncols, 1));
+	for (k = 0; k < ncols; k++)
+	{
+		DeltaStatsColumn *c;
+
+		keys[k] = delta_stats_column_key(fields[k]);
+		vals_out[k] = NULL;
+		for (c = cs->cols; c != NULL; c = c->next)
+			if (strcmp(c->key, keys[k]) == 0)
+			{
+				vals_out[k] = c->vals;
+				break;
+			}
+		/* a column asked for twice in one call is decoded once */
+		for (j = 0; j < nnew && vals_out[k] == NULL; j++)
+			if (strcmp(newcols[j]->key, keys[k]) == 0)
+				vals_out[k] = newcols[j]->vals;
+		if (vals_out[k] != NULL)
+			continue;
+		c = palloc(sizeof(DeltaStatsColumn));
+		c->next = NULL;
+		c->key = keys[k];
+		c->vals = palloc_extended(sizeof(DeltaLeafStats) * Max(cs->nfiles, 1),
+								  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		vals_out[k] = c->vals;
+		newcols[nnew] = c;
+		newidx[nnew] = k;
+		if (OidIsValid(fields[k]->pg_type))
+			get_typlenbyval(fields[k]->pg_type, &typlen[nnew], &byval[nnew]);
+		else
+		{
+			typlen[nnew] = -1;
+			byval[nnew] = false;
+		}
+		nnew++;
+	}
+	if (cs->hdr != NULL && nnew == 0)
+	{
+		MemoryContextSwitchTo(old);
+		return cs;
+	}
+	if (cs->hdr == NULL)
+		hdr = palloc_extended(sizeof(DeltaStatsHeader) * Max(cs->nfiles, 1),
+							  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	/* one parse per file for the header and every new column */
+	scratch = AllocSetContextCreate(old, "deltacc statistics decoding",
+									ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < cs->nfiles; i++)
+	{
+		DeltaFileAction *fa = &commit->files[i];
+		const char *json = fa->stats ? fa->stats : fa->stats_parsed_json;
+		DeltaStatsHeader h;
+		DjValue		root;
+		const char *error;
+		const DjValue *minv;
+		const DjValue *maxv;
+		const DjValue *nullc;
+
+		CHECK_FOR_INTERRUPTS();
+		if (json == NULL)
+		{
+			if (hdr)
+				hdr[i].tight_bounds = -1;
+			continue;
+		}
+		MemoryContextSwitchTo(scratch);
+		if (!parse_stats_root(json, &root, &h, &error))
+		{
+			MemoryContextSwitchTo(cxt);
+			MemoryContextReset(scratch);
+			if (hdr)
+				hdr[i] = h;
+			continue;
+		}
+		if (hdr)
+		{
+			hdr[i] = h;
+			/* what DELTA_DECODE_FULL would have pulled out of the stats */
+			DeltaStatsFieldsFromJson(fa, &root);
+		}
+		minv = dj_get(&root, "minValues");
+		maxv = dj_get(&root, "maxValues");
+		nullc = dj_get(&root, "nullCount");
+		for (j = 0; j < nnew; j++)
+		{
+			const DeltaField *f = fields[newidx[j]];
+			DeltaLeafStats *ls = &newcols[j]->vals[i];
+
+			MemoryContextSwitchTo(scratch);
+			decode_leaf(f, minv, maxv, nullc, h.has_num_records,
+						h.num_records, ls);
+			/* keep only the values, copied to cxt; texts are for reasons */
+			MemoryContextSwitchTo(cxt);
+			ls->min_text = NULL;
+			ls->max_text = NULL;
+			if (ls->has_min && !byval[j])
+				ls->min = datumCopy(ls->min, false, typlen[j]);
+			if (ls->has_max && !byval[j])
+				ls->max = datumCopy(ls->max, false, typlen[j]);
+		}
+		MemoryContextSwitchTo(cxt);
+		MemoryContextReset(scratch);
+	}
+	MemoryContextDelete(scratch);
+
+	/* publish only now: an ERROR above leaves no half-built column */
+	if (hdr)
+		cs->hdr = hdr;
+	for (j = 0; j < nnew; j++)
+	{
+		newcols[j]->next = cs->cols;
+		cs->cols = newcols[j];
+	}
+	MemoryContextSwitchTo(old);
+	return cs;
 }
 
 /*

@@ -24,6 +24,7 @@
 
 #include "postgres.h"
 
+#include "delta_actions.h"
 #include "schema.h"
 
 /* Per-leaf statistics of one file. */
@@ -66,6 +67,58 @@ typedef struct DeltaFileStats
 extern DeltaFileStats *delta_stats_decode(const DeltaSchema *schema,
 										  const char *json,
 										  const bool *wanted);
+
+/* The column-independent part of a file's statistics. */
+typedef struct DeltaStatsHeader
+{
+	bool		has_stats;		/* parsed, and a JSON object */
+	bool		has_num_records;
+	int64		num_records;
+	int			tight_bounds;	/* -1 absent, 0 false, 1 true */
+} DeltaStatsHeader;
+
+/*
+ * Decoded statistics of every file of one commit, for the columns asked
+ * for so far (the conflict checker's session cache keeps them with the
+ * commit, src/commit_cache.c).  A column is keyed by
+ * delta_stats_column_key (physical path and type), so a read set compiled
+ * against another snapshot's schema finds it only if it decodes the same.
+ * vals[i] is file i of the commit; its min_text/max_text are always NULL
+ * (reasons are built from the text, by delta_stats_decode).
+ */
+typedef struct DeltaStatsColumn
+{
+	struct DeltaStatsColumn *next;
+	char	   *key;
+	DeltaLeafStats *vals;
+} DeltaStatsColumn;
+
+typedef struct DeltaCommitStats
+{
+	int			nfiles;			/* = commit->n_files */
+	DeltaStatsHeader *hdr;		/* [nfiles], NULL before the first pass */
+	DeltaStatsColumn *cols;
+} DeltaCommitStats;
+
+/* The cache key of leaf f's statistics (palloc'd). */
+extern char *delta_stats_column_key(const DeltaField *f);
+
+/*
+ * Make sure cs (NULL: a new one) holds the header of every file of commit
+ * and the statistics of the ncols leaves in fields[]; vals_out[k] gets the
+ * per-file array of fields[k].  Whatever is missing is decoded in one pass,
+ * one parse of each file's stats, into cxt; the first pass also sets each
+ * file action's has_num_records/num_records/tight_bounds (for commits read
+ * with DELTA_DECODE_DEFER_STATS).  New columns are linked in only when the
+ * pass completes, so an ERROR (e.g. a cancel) never leaves a half-decoded
+ * column behind.  Returns cs.  Bad statistics never raise.
+ */
+extern DeltaCommitStats *delta_commit_stats_ensure(DeltaCommitStats *cs,
+												   DeltaCommit *commit,
+												   int ncols,
+												   const DeltaField *const *fields,
+												   DeltaLeafStats **vals_out,
+												   MemoryContext cxt);
 
 /*
  * Parse one partition value (the string form of §1.8) for field f.  Sets

@@ -78,3 +78,25 @@ COMMENT ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb, text
 
 REVOKE ALL ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb, text, boolean, text[], text[], bigint, text) TO pg_read_server_files;
+
+-- ---------------------------------------------------------------------------
+-- The session cache of decoded commits behind the conflict functions
+-- (src/commit_cache.c, GUC deltacc.commit_cache_size).
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION deltacc.commit_cache_stats(
+    OUT entries   bigint,
+    OUT bytes     bigint,
+    OUT hits      bigint,
+    OUT misses    bigint,
+    OUT evictions bigint,
+    OUT stale     bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'deltacc_commit_cache_stats'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION deltacc.commit_cache_stats() IS
+'This session''s cache of decoded Delta commits used by the conflict functions: entries and bytes held (bounded by deltacc.commit_cache_size), lookups served from it (hits) or read from disk (misses), entries evicted to stay under the limit, and entries dropped because their commit file changed (stale).';
+
+REVOKE ALL ON FUNCTION deltacc.commit_cache_stats() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION deltacc.commit_cache_stats() TO pg_read_server_files;

@@ -1,0 +1,468 @@
+/*-------------------------------------------------------------------------
+ *
+ * commit_cache.c
+ *	  Session cache of decoded JSON commits (see commit_cache.h).
+ *
+ * Layout: a dynahash from the commit file's resolved path to its entry; an
+ * LRU list of the entries in the cache (most recent first); a "graveyard"
+ * of entries dropped from the cache (stale, evicted to make room, or too
+ * big) while some call still had them pinned, freed once unpinned.  All of
+ * it lives under CacheMemoryContext, each entry in its own child context.
+ *
+ * Pins: a call opens a scope (commit_cache_scope_begin) in its memory
+ * context; every commit it obtains is pinned in that scope, and a reset
+ * callback on the context unpins them whatever way the call ends (normal
+ * end, ERROR, cancel).  The callback only decrements counters; entries are
+ * freed later, at the next commit_cache_get, never during error cleanup.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/commit_cache.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "lib/ilist.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+
+#include "actions.h"
+#include "commit_cache.h"
+
+int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
+
+/* What makes two reads of a commit file read the same bytes. */
+typedef struct FileIdentity
+{
+	dev_t		dev;
+	ino_t		ino;
+	off_t		size;
+	int64		mtime_sec;
+	int64		mtime_nsec;
+	int64		ctime_sec;
+	int64		ctime_nsec;
+} FileIdentity;
+
+typedef struct CommitCacheEntry
+{
+	char	   *path;			/* resolved path of the commit file */
+	int64		version;
+	FileIdentity id;
+	MemoryContext cxt;			/* owns commit and extra */
+	DeltaCommit *commit;
+	void	   *extra;
+	Size		bytes;			/* accounted size */
+	int			pins;
+	bool		cached;			/* in the hash and the LRU list; else in
+								 * the graveyard */
+	dlist_node	node;
+} CommitCacheEntry;
+
+typedef struct HashItem
+{
+	char		key[MAXPGPATH];
+	CommitCacheEntry *entry;
+} HashItem;
+
+struct CommitCacheScope
+{
+	MemoryContextCallback cb;
+	int			n;
+	int			cap;
+	CommitCacheEntry **pinned;
+};
+
+static MemoryContext cache_cxt = NULL;
+static HTAB *cache_hash = NULL;
+static dlist_head cache_lru = DLIST_STATIC_INIT(cache_lru);
+static dlist_head cache_graveyard = DLIST_STATIC_INIT(cache_graveyard);
+static Size cache_bytes = 0;
+static int64 cache_entries = 0;
+static int64 stat_hits = 0;
+static int64 stat_misses = 0;
+static int64 stat_evictions = 0;
+static int64 stat_stale = 0;
+
+/*
+ * commit_cache_init: define deltacc.commit_cache_size (called from
+ * _PG_init).
+ */
+void
+commit_cache_init(void)
+{
+	DefineCustomIntVariable("deltacc.commit_cache_size",
+							"Memory for the session cache of decoded Delta commits used by the conflict functions.",
+							"A commit file is parsed once per session while its size and modification time stay the same; 0 disables the cache.",
+							&deltacc_commit_cache_size,
+							64 * 1024,
+							0,
+							MAX_KILOBYTES,
+							PGC_USERSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+}
+
+/*
+ * cache_limit: the configured limit in bytes.
+ */
+static Size
+cache_limit(void)
+{
+	return (Size) deltacc_commit_cache_size * (Size) 1024;
+}
+
+/*
+ * ensure_cache: create the cache's context and hash on first use.
+ */
+static void
+ensure_cache(void)
+{
+	HASHCTL		ctl;
+
+	if (cache_hash != NULL)
+		return;
+	if (cache_cxt == NULL)
+		cache_cxt = AllocSetContextCreate(CacheMemoryContext,
+										  "deltacc commit cache",
+										  ALLOCSET_SMALL_SIZES);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = MAXPGPATH;
+	ctl.entrysize = sizeof(HashItem);
+	ctl.hcxt = cache_cxt;
+	cache_hash = hash_create("deltacc commit cache", 64, &ctl,
+							 HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+}
+
+/*
+ * file_identity: stat path; false when it cannot be stat'ed.
+ */
+static bool
+file_identity(const char *path, FileIdentity *id)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	memset(id, 0, sizeof(*id));
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->size = st.st_size;
+	id->mtime_sec = (int64) st.st_mtim.tv_sec;
+	id->mtime_nsec = (int64) st.st_mtim.tv_nsec;
+	id->ctime_sec = (int64) st.st_ctim.tv_sec;
+	id->ctime_nsec = (int64) st.st_ctim.tv_nsec;
+	return true;
+}
+
+/*
+ * same_identity: do two stat results describe the same bytes?
+ */
+static bool
+same_identity(const FileIdentity *a, const FileIdentity *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+		a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
+		a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
+}
+
+/*
+ * free_entry: release an unpinned entry that is no longer cached.
+ */
+static void
+free_entry(CommitCacheEntry *e)
+{
+	Assert(e->pins == 0 && !e->cached);
+	dlist_delete(&e->node);
+	MemoryContextDelete(e->cxt);
+	pfree(e->path);
+	pfree(e);
+}
+
+/*
+ * drop_entry: take e out of the cache (hash, LRU, accounting); free it
+ * now when unpinned, else move it to the graveyard.
+ */
+static void
+drop_entry(CommitCacheEntry *e)
+{
+	char		key[MAXPGPATH];
+
+	Assert(e->cached);
+	strlcpy(key, e->path, MAXPGPATH);
+	(void) hash_search(cache_hash, key, HASH_REMOVE, NULL);
+	dlist_delete(&e->node);
+	e->cached = false;
+	cache_bytes -= e->bytes;
+	cache_entries--;
+	if (e->pins == 0)
+	{
+		dlist_push_tail(&cache_graveyard, &e->node);
+		free_entry(e);
+	}
+	else
+		dlist_push_tail(&cache_graveyard, &e->node);
+}
+
+/*
+ * reap_graveyard: free dropped entries nobody pins any more.
+ */
+static void
+reap_graveyard(void)
+{
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &cache_graveyard)
+	{
+		CommitCacheEntry *e = dlist_container(CommitCacheEntry, node, it.cur);
+
+		if (e->pins == 0)
+			free_entry(e);
+	}
+}
+
+/*
+ * make_room: evict unpinned entries, least recently used first, until
+ * 'extra' more bytes fit under the limit.  Returns whether they fit.
+ */
+static bool
+make_room(Size extra)
+{
+	Size		limit = cache_limit();
+	dlist_node *cur;
+
+	if (cache_hash == NULL)
+		return extra <= limit;
+	cur = dlist_is_empty(&cache_lru) ? NULL : dlist_tail_node(&cache_lru);
+	while (cur != NULL && cache_bytes + extra > limit)
+	{
+		dlist_node *prev = dlist_has_prev(&cache_lru, cur) ?
+			dlist_prev_node(&cache_lru, cur) : NULL;
+		CommitCacheEntry *e = dlist_container(CommitCacheEntry, node, cur);
+
+		if (e->pins == 0)
+		{
+			drop_entry(e);
+			stat_evictions++;
+		}
+		cur = prev;
+	}
+	return cache_bytes + extra <= limit;
+}
+
+/*
+ * scope_release: reset callback of a scope's context: unpin everything
+ * the scope pinned (no freeing here: this may run during error cleanup).
+ */
+static void
+scope_release(void *arg)
+{
+	CommitCacheScope *scope = (CommitCacheScope *) arg;
+	int			i;
+
+	for (i = 0; i < scope->n; i++)
+		scope->pinned[i]->pins--;
+	scope->n = 0;
+}
+
+/*
+ * commit_cache_scope_begin: see commit_cache.h.
+ */
+CommitCacheScope *
+commit_cache_scope_begin(void)
+{
+	CommitCacheScope *scope = palloc0(sizeof(CommitCacheScope));
+
+	scope->cb.func = scope_release;
+	scope->cb.arg = scope;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &scope->cb);
+	return scope;
+}
+
+/*
+ * scope_pin: pin e for the lifetime of the scope.  The slot is made
+ * before the count goes up, so an out-of-memory ERROR cannot leave a pin
+ * nobody releases.
+ */
+static void
+scope_pin(CommitCacheScope *scope, CommitCacheEntry *e)
+{
+	if (scope->n == scope->cap)
+	{
+		int			newcap = scope->cap == 0 ? 16 : scope->cap * 2;
+
+		if (scope->pinned == NULL)
+			scope->pinned = MemoryContextAlloc(GetMemoryChunkContext(scope),
+											   sizeof(CommitCacheEntry *) * newcap);
+		else
+			scope->pinned = repalloc(scope->pinned,
+									 sizeof(CommitCacheEntry *) * newcap);
+		scope->cap = newcap;
+	}
+	scope->pinned[scope->n++] = e;
+	e->pins++;
+}
+
+/*
+ * entry_ref: a ref to a cached entry, pinned in the scope.
+ */
+static CommitCacheRef *
+entry_ref(CommitCacheScope *scope, CommitCacheEntry *e)
+{
+	CommitCacheRef *ref = MemoryContextAllocZero(GetMemoryChunkContext(scope),
+												 sizeof(CommitCacheRef));
+
+	scope_pin(scope, e);
+	ref->commit = e->commit;
+	ref->cxt = e->cxt;
+	ref->extra = &e->extra;
+	ref->entry = e;
+	return ref;
+}
+
+/*
+ * commit_cache_get: see commit_cache.h.
+ */
+CommitCacheRef *
+commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
+{
+	char	   *name;
+	char	   *path;
+	char		key[MAXPGPATH];
+	FileIdentity before;
+	FileIdentity after;
+	bool		cacheable;
+	MemoryContext tmp;
+	MemoryContext old;
+	DeltaCommit *commit;
+	CommitCacheRef *ref;
+	CommitCacheEntry *e;
+
+	DeltaLogCheckCommitAvailable(log, version);
+	reap_graveyard();
+	(void) make_room(0);		/* the limit may have been lowered */
+
+	name = DeltaCommitFileName(version);
+	path = psprintf("%s/%s", log->table_path, name);
+	cacheable = cache_limit() > 0 && strlen(path) < MAXPGPATH &&
+		file_identity(path, &before);
+
+	if (cacheable)
+	{
+		HashItem   *item;
+
+		ensure_cache();
+		strlcpy(key, path, MAXPGPATH);
+		item = hash_search(cache_hash, key, HASH_FIND, NULL);
+		if (item != NULL)
+		{
+			e = item->entry;
+			if (e->version == version && same_identity(&e->id, &before))
+			{
+				stat_hits++;
+				dlist_move_head(&cache_lru, &e->node);
+				pfree(name);
+				pfree(path);
+				return entry_ref(scope, e);
+			}
+			/* the file changed: never serve the old decoding */
+			drop_entry(e);
+			stat_stale++;
+		}
+	}
+	stat_misses++;
+
+	/* read into a context of the call; it joins the cache only when done */
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc cached commit",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	commit = DeltaLogReadCommitMode(log, version, DELTA_DECODE_DEFER_STATS);
+	MemoryContextSwitchTo(old);
+
+	if (cacheable && file_identity(path, &after) &&
+		same_identity(&before, &after))
+	{
+		Size		bytes = MemoryContextMemAllocated(tmp, true) +
+			sizeof(CommitCacheEntry) + strlen(path) + 1 + sizeof(HashItem);
+
+		if (make_room(bytes))
+		{
+			HashItem   *item;
+			bool		found;
+
+			ensure_cache();
+			e = MemoryContextAllocZero(cache_cxt, sizeof(CommitCacheEntry));
+			e->path = MemoryContextStrdup(cache_cxt, path);
+			e->version = version;
+			e->id = before;
+			e->cxt = tmp;
+			e->commit = commit;
+			e->bytes = bytes;
+			item = hash_search(cache_hash, key, HASH_ENTER, &found);
+			Assert(!found);
+			item->entry = e;
+			MemoryContextSetParent(tmp, cache_cxt);
+			e->cached = true;
+			dlist_push_head(&cache_lru, &e->node);
+			cache_bytes += bytes;
+			cache_entries++;
+			pfree(name);
+			pfree(path);
+			return entry_ref(scope, e);
+		}
+	}
+
+	/* not cached: the commit lives and dies with the caller's context */
+	ref = MemoryContextAllocZero(GetMemoryChunkContext(scope),
+								 sizeof(CommitCacheRef));
+	ref->commit = commit;
+	ref->cxt = tmp;
+	ref->extra = MemoryContextAllocZero(tmp, sizeof(void *));
+	ref->entry = NULL;
+	pfree(name);
+	pfree(path);
+	return ref;
+}
+
+/*
+ * commit_cache_ref_grown: see commit_cache.h.
+ */
+void
+commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref)
+{
+	CommitCacheEntry *e = ref->entry;
+	Size		bytes;
+
+	if (e == NULL || !e->cached)
+		return;
+	bytes = MemoryContextMemAllocated(e->cxt, true) +
+		sizeof(CommitCacheEntry) + strlen(e->path) + 1 + sizeof(HashItem);
+	cache_bytes = cache_bytes - e->bytes + bytes;
+	e->bytes = bytes;
+	if (!make_room(0))
+	{
+		/* even alone it is too big: the scope keeps it alive until done */
+		drop_entry(e);
+		stat_evictions++;
+	}
+}
+
+/*
+ * commit_cache_get_stats: current counters.
+ */
+void
+commit_cache_get_stats(CommitCacheStats *out)
+{
+	out->entries = cache_entries;
+	out->bytes = (int64) cache_bytes;
+	out->hits = stat_hits;
+	out->misses = stat_misses;
+	out->evictions = stat_evictions;
+	out->stale = stat_stale;
+}

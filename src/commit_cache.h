@@ -1,0 +1,92 @@
+/*-------------------------------------------------------------------------
+ *
+ * commit_cache.h
+ *	  A backend-local cache of decoded JSON commits, for repeated conflict
+ *	  checks in one session.
+ *
+ * A Delta commit file is immutable once written, so a commit decoded once
+ * need not be parsed again in the same session.  Entries are keyed by the
+ * commit file's resolved path and version and are served only while the
+ * file's identity (size, modification time, change time, inode, device)
+ * is unchanged: a file rewritten in place is read again.  The total size is
+ * bounded by deltacc.commit_cache_size (0 disables the cache); the least
+ * recently used unpinned entries are evicted first.
+ *
+ * Each entry owns a memory context holding the decoded DeltaCommit and
+ * whatever the caller attaches to it (the decoded statistics columns,
+ * src/stats.c), so the cache does not know the structs' layout.  An entry
+ * is built in a temporary context and inserted only once complete: an
+ * ERROR while reading leaves nothing behind.
+ *
+ * Privileges are not the cache's business: it is only reached through a
+ * DeltaLog, and DeltaLogOpen checks the caller's privileges on every call.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/commit_cache.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_COMMIT_CACHE_H
+#define DELTACC_COMMIT_CACHE_H
+
+#include "delta_actions.h"
+#include "log_reader.h"
+
+/* GUC deltacc.commit_cache_size, in kB. */
+extern int	deltacc_commit_cache_size;
+
+/* Define the GUC (called from _PG_init). */
+extern void commit_cache_init(void);
+
+/* A set of entries in use by one call (see commit_cache_scope_begin). */
+typedef struct CommitCacheScope CommitCacheScope;
+
+/* One commit handed out: the commit and where to attach extras. */
+typedef struct CommitCacheRef
+{
+	DeltaCommit *commit;
+	MemoryContext cxt;			/* owns commit; allocate extras here */
+	void	  **extra;			/* the caller's attachment slot */
+	struct CommitCacheEntry *entry; /* NULL when not cached */
+} CommitCacheRef;
+
+/*
+ * Begin a scope in CurrentMemoryContext: every commit obtained through it
+ * stays valid (pinned, never evicted) until that context is reset or
+ * deleted, error or not.
+ */
+extern CommitCacheScope *commit_cache_scope_begin(void);
+
+/*
+ * The JSON commit 'version' of 'log', decoded with
+ * DELTA_DECODE_DEFER_STATS (so numRecords/tightBounds are only set once the
+ * statistics were decoded, delta_commit_stats_ensure), from the cache or
+ * read now (and cached when it fits).  The ref is allocated in the scope's
+ * context.  Same errors as DeltaLogReadCommit.
+ */
+extern CommitCacheRef *commit_cache_get(CommitCacheScope *scope, DeltaLog *log,
+										int64 version);
+
+/*
+ * After attaching more memory to ref->cxt: account for it, and evict other
+ * entries (or drop this one from the cache, leaving it to the scope) when
+ * the total exceeds the limit.
+ */
+extern void commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref);
+
+/* Counters, for deltacc.commit_cache_stats(). */
+typedef struct CommitCacheStats
+{
+	int64		entries;
+	int64		bytes;
+	int64		hits;
+	int64		misses;
+	int64		evictions;
+	int64		stale;
+} CommitCacheStats;
+
+extern void commit_cache_get_stats(CommitCacheStats *out);
+
+#endif							/* DELTACC_COMMIT_CACHE_H */
