@@ -505,7 +505,7 @@ decode_file(DeltaCommitBuilder *b, const DjValue *v, DeltaFileKind kind,
 		}
 	}
 	f = field(v, "tags");
-	if (f && b->mode != DELTA_DECODE_KEYS)
+	if (f && b->mode != DELTA_DECODE_KEYS && b->mode != DELTA_DECODE_ROW)
 		fa->tags_json = bjson(b, f);
 	f = field(v, "deletionVector");
 	if (f)
@@ -684,10 +684,12 @@ decode_domain(DeltaCommitBuilder *b, const DjValue *v)
 						 "domainMetadata", "removed");
 }
 
-/* Record a v2 checkpoint sidecar action (path only). */
+/* Record a v2 checkpoint sidecar action (path and sizeInBytes). */
 static void
 decode_sidecar(DeltaCommitBuilder *b, const DjValue *v)
 {
+	int64		size = -1;
+
 	if (v->type != DJ_OBJECT)
 		type_error("sidecar", "(action)", "an object", v);
 	if (b->n_sidecars == b->cap_sidecars)
@@ -696,7 +698,13 @@ decode_sidecar(DeltaCommitBuilder *b, const DjValue *v)
 		b->sidecars = b->sidecars ?
 			repalloc_huge(b->sidecars, sizeof(char *) * b->cap_sidecars)
 			: MemoryContextAlloc(b->cxt, sizeof(char *) * b->cap_sidecars);
+		b->sidecar_sizes = b->sidecar_sizes ?
+			repalloc_huge(b->sidecar_sizes, sizeof(int64) * b->cap_sidecars)
+			: MemoryContextAlloc(b->cxt, sizeof(int64) * b->cap_sidecars);
 	}
+	if (!opt_int64(v, "sidecar", "sizeInBytes", &size) || size < 0)
+		size = -1;
+	b->sidecar_sizes[b->n_sidecars] = size;
 	b->sidecars[b->n_sidecars++] = req_string(b, v, "sidecar", "path");
 }
 
@@ -783,6 +791,7 @@ DeltaCommitBuilderFinish(DeltaCommitBuilder *b)
 	c->has_checkpoint_metadata = b->has_checkpoint_metadata;
 	c->n_sidecars = b->n_sidecars;
 	c->sidecars = b->sidecars;
+	c->sidecar_sizes = b->sidecar_sizes;
 	return c;
 }
 

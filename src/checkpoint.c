@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "access/xact.h"
 #include "datatype/timestamp.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
@@ -37,9 +38,11 @@
 #include "storage/fd.h"
 #include "utils/datetime.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 
 #include "actions.h"
 #include "checkpoint.h"
+#include "data_reader.h"
 #include "json_util.h"
 #include "parquet.h"
 #include "snapshot.h"
@@ -49,39 +52,6 @@ static const char *const ckpt_columns[] = {
 	"add", "metaData", "protocol", "txn", "domainMetadata",
 	"checkpointMetadata", "sidecar"
 };
-
-/* State of the read_at callback. */
-typedef struct CkptFile
-{
-	int			fd;
-	const char *display;
-} CkptFile;
-
-/*
- * PqReadAtFn over a file descriptor: read exactly len bytes at off.
- */
-static int
-ckpt_read_at(void *ctx, uint64_t off, size_t len, void *buf)
-{
-	CkptFile   *cf = (CkptFile *) ctx;
-	char	   *p = (char *) buf;
-
-	while (len > 0)
-	{
-		ssize_t		n;
-
-		CHECK_FOR_INTERRUPTS();
-		n = pread(cf->fd, p, len, (off_t) off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t) n;
-		len -= (size_t) n;
-	}
-	return 0;
-}
 
 /*
  * Raise ERRCODE_DATA_CORRUPTED for a Parquet reader failure (the error
@@ -306,7 +276,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	FmtAllocator file_alloc;
 	FmtAllocator rg_alloc;
 	FmtAllocator row_alloc;
-	CkptFile	cf;
+	int			fd;
 	char	   *abs_path;
 	struct stat st;
 	PqFile	   *f;
@@ -318,28 +288,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 
 	DeltaErrorContextPush(&pos, rel_path);
 	abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	cf.display = rel_path;
-	cf.fd = OpenTransientFile(abs_path, O_RDONLY | PG_BINARY);
-	if (cf.fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open checkpoint file \"%s\": %m", rel_path));
-	}
-	if (fstat(cf.fd, &st) != 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not stat checkpoint file \"%s\": %m", rel_path));
-	}
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("checkpoint file \"%s\" is not a regular file", rel_path));
+	fd = DeltaOpenRegularFile(abs_path, "checkpoint file", rel_path, &st);
 
 	file_cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc checkpoint file",
 									 ALLOCSET_DEFAULT_SIZES);
@@ -352,7 +301,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	row_alloc = dc_fmt_allocator(row_cxt);
 
 	memset(&err, 0, sizeof(err));
-	f = pq_open(ckpt_read_at, &cf, (uint64_t) st.st_size, &file_alloc, NULL, &err);
+	f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc, NULL, &err);
 	if (f == NULL)
 		ckpt_pq_error(&err);
 	r = pq_reader_open(f, ckpt_columns, lengthof(ckpt_columns), &err);
@@ -448,7 +397,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	pos.line = 0;
 	result = DeltaCommitBuilderFinish(&b);
 	MemoryContextDelete(file_cxt);
-	CloseTransientFile(cf.fd);
+	CloseTransientFile(fd);
 	pfree(abs_path);
 	DeltaErrorContextPop(&pos);
 	Assert(CurrentMemoryContext == result_cxt);
@@ -496,6 +445,33 @@ sidecar_rel_path(const char *path)
 				errmsg("unsupported sidecar path \"%s\"", path),
 				errdetail("Only sidecar files directly under _delta_log/_sidecars are supported."));
 	return psprintf("_delta_log/_sidecars/%s", path);
+}
+
+/*
+ * The sidecar action of checkpoint 'ckpt' says sidecar rel_path has
+ * expected bytes (-1: not recorded): a file of another size is not the
+ * sidecar the checkpoint was written with (truncated, replaced), so it is
+ * refused (ERRCODE_DATA_CORRUPTED) before it is read.
+ */
+static void
+check_sidecar_size(DeltaLog *log, const char *rel_path, int64 expected,
+				   const char *ckpt)
+{
+	struct stat st;
+	int			fd;
+
+	if (expected < 0)
+		return;
+	fd = DeltaOpenRegularFile(psprintf("%s/%s", log->table_path, rel_path),
+							  "sidecar file", rel_path, &st);
+	CloseTransientFile(fd);
+	if ((int64) st.st_size != expected)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("sidecar file \"%s\" has %lld bytes, checkpoint \"%s\" says %lld",
+					   rel_path, (long long) st.st_size, ckpt,
+					   (long long) expected),
+				errdetail("The sidecar action's sizeInBytes must equal the file's size."));
 }
 
 /*
@@ -588,6 +564,8 @@ read_checkpoint(DeltaLog *log, int first, int n)
 			char	   *rel = sidecar_rel_path(top->sidecars[i]);
 
 			CHECK_FOR_INTERRUPTS();
+			if (top->sidecar_sizes != NULL)
+				check_sidecar_size(log, rel, top->sidecar_sizes[i], cp->name);
 			if (nparts == cap)
 			{
 				cap *= 2;
@@ -600,28 +578,31 @@ read_checkpoint(DeltaLog *log, int first, int n)
 }
 
 /*
- * See checkpoint.h.  The listing is sorted by (version, part); scan it from
- * the newest version down and take the first complete checkpoint.
+ * The complete checkpoint newest first at or below index *i of the listing
+ * with version <= max_version: returns its first index and sets *n to its
+ * number of files, or returns -1.  *i is moved below the checkpoint, so the
+ * next call finds the next older one.
  */
-DeltaCommit *
-DeltaCheckpointRead(DeltaLog *log, int64 max_version)
+static int
+next_complete_checkpoint(DeltaLog *log, int *i, int64 max_version, int *n)
 {
-	int			i;
-
-	for (i = log->n_checkpoints - 1; i >= 0; i--)
+	for (; *i >= 0; (*i)--)
 	{
-		DeltaCheckpointFile *cp = &log->checkpoints[i];
+		DeltaCheckpointFile *cp = &log->checkpoints[*i];
 
 		CHECK_FOR_INTERRUPTS();
 		if (cp->version > max_version)
 			continue;
 		if (cp->kind != DELTA_CKPT_MULTIPART)
-			return read_checkpoint(log, i, 1);
+		{
+			*n = 1;
+			return (*i)--;
+		}
 
 		/* multipart: this is part K of N; parts 1..N must all be there */
-		if (cp->part == cp->n_parts && i - cp->n_parts + 1 >= 0)
+		if (cp->part == cp->n_parts && *i - cp->n_parts + 1 >= 0)
 		{
-			int			first = i - cp->n_parts + 1;
+			int			first = *i - cp->n_parts + 1;
 			int			k;
 			bool		complete = true;
 
@@ -637,8 +618,120 @@ DeltaCheckpointRead(DeltaLog *log, int64 max_version)
 				}
 			}
 			if (complete)
-				return read_checkpoint(log, first, cp->n_parts);
+			{
+				*n = cp->n_parts;
+				*i = first - 1;
+				return first;
+			}
 		}
+	}
+	return -1;
+}
+
+/*
+ * try_read_checkpoint: read_checkpoint in a subtransaction.  Returns the
+ * state (allocated in a child of CurrentMemoryContext), or NULL with the
+ * error's message and detail in *message / *detail (palloc'd) when reading
+ * failed: the subtransaction is rolled back, releasing its files.  Query
+ * cancel, shutdown and out-of-memory are re-thrown.
+ */
+static DeltaCommit *
+try_read_checkpoint(DeltaLog *log, int first, int n, char **message,
+					char **detail)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	MemoryContext cxt;
+	DeltaCommit *volatile result = NULL;
+
+	cxt = AllocSetContextCreate(oldcxt, "deltacc checkpoint attempt",
+								ALLOCSET_DEFAULT_SIZES);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		result = read_checkpoint(log, first, n);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+			edata->sqlerrcode == ERRCODE_CRASH_SHUTDOWN ||
+			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
+		{
+			FreeErrorData(edata);
+			PG_RE_THROW();
+		}
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		*message = pstrdup(edata->message);
+		*detail = edata->detail ? pstrdup(edata->detail) : NULL;
+		FreeErrorData(edata);
+		MemoryContextDelete(cxt);
+		result = NULL;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * See checkpoint.h.  The listing is sorted by (version, part); scan it from
+ * the newest version down and take the first complete checkpoint.
+ *
+ * A newest checkpoint that cannot be read (truncated, corrupt, a sidecar
+ * missing or of the wrong size, ...) is skipped with a WARNING naming it
+ * and the error, when an older complete checkpoint exists from which the
+ * JSON commits reach on (version + 1 >= the oldest JSON commit; the listing
+ * has no gaps there): that one is read instead, like Delta falls back to an
+ * older checkpoint.  Without such a fallback the error is raised as it is
+ * (naming the file).  In parallel mode (no subtransactions) there is no
+ * fallback either.
+ */
+DeltaCommit *
+DeltaCheckpointRead(DeltaLog *log, int64 max_version)
+{
+	int			i = log->n_checkpoints - 1;
+	int			first;
+	int			n;
+
+	while ((first = next_complete_checkpoint(log, &i, max_version, &n)) >= 0)
+	{
+		DeltaCheckpointFile *cp = &log->checkpoints[first];
+		int			j = i;
+		int			older_n;
+		int			older;
+		DeltaCommit *state;
+		char	   *message = NULL;
+		char	   *detail = NULL;
+
+		/* the next older checkpoint the JSON commits reach on from */
+		older = next_complete_checkpoint(log, &j, cp->version - 1, &older_n);
+		if (older < 0 || IsInParallelMode() ||
+			(log->first_version < 0 ||
+			 log->checkpoints[older].version + 1 < log->first_version))
+			return read_checkpoint(log, first, n);
+
+		state = try_read_checkpoint(log, first, n, &message, &detail);
+		if (state != NULL)
+			return state;
+		ereport(WARNING,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("skipping unreadable checkpoint \"_delta_log/%s\"",
+					   cp->name),
+				errdetail("%s%s%s", message, detail ? ": " : "",
+						  detail ? detail : ""),
+				errhint("The older checkpoint at version " INT64_FORMAT
+						" and the JSON commits after it are read instead.",
+						log->checkpoints[older].version));
 	}
 	return NULL;
 }

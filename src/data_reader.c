@@ -25,6 +25,7 @@
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/json.h"
+#include "storage/fd.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -593,6 +594,32 @@ dr_parquet_error(const char *display_path, const PqError *err)
 }
 
 /*
+ * DeltaPqReadAt: see data_reader.h.
+ */
+int
+DeltaPqReadAt(void *ctx, uint64_t off, size_t len, void *buf)
+{
+	int			fd = *(int *) ctx;
+	char	   *p = (char *) buf;
+
+	while (len > 0)
+	{
+		ssize_t		n;
+
+		CHECK_FOR_INTERRUPTS();
+		n = pg_pread(fd, p, len, (off_t) off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t) n;
+		len -= (size_t) n;
+	}
+	return 0;
+}
+
+/*
  * DeltaDataFileSize: see data_reader.h.
  */
 int64
@@ -624,15 +651,14 @@ DeltaDataFileSize(const char *abs_path, const char *display_path)
  */
 DeltaRowIter *
 DeltaRowIterOpen(const char *abs_path, const char *display_path,
-				 int64 file_size, const DeltaSchema *schema,
+				 const DeltaSchema *schema,
 				 const bool *refs, bool missing_ok, int64 num_records,
 				 const DeltaPartitionValues *pv)
 {
 	MemoryContext file_cxt;
 	MemoryContext old;
 	DeltaRowIter *it;
-	char	   *buf;
-	Size		len;
+	struct stat st;
 	FmtAllocator file_alloc;
 	PqError		err;
 	const char **cols = NULL;
@@ -653,10 +679,10 @@ DeltaRowIterOpen(const char *abs_path, const char *display_path,
 	it->row_cxt = AllocSetContextCreate(file_cxt, "deltacc data row",
 										ALLOCSET_DEFAULT_SIZES);
 
-	buf = DeltaReadWholeFile(abs_path, display_path, (Size) Max(file_size, 1),
-							 &len);
+	it->fd = DeltaOpenRegularFile(abs_path, "data file", display_path, &st);
 	file_alloc = dc_fmt_allocator(file_cxt);
-	it->pf = pq_open_buffer((const uint8_t *) buf, len, &file_alloc, NULL, &err);
+	it->pf = pq_open(DeltaPqReadAt, &it->fd, (uint64_t) st.st_size,
+					 &file_alloc, NULL, &err);
 	if (it->pf == NULL)
 		dr_parquet_error(display_path, &err);
 	if (num_records >= 0 && pq_num_rows(it->pf) != num_records)
@@ -816,5 +842,6 @@ DeltaRowIterNext(DeltaRowIter *it)
 void
 DeltaRowIterClose(DeltaRowIter *it)
 {
+	CloseTransientFile(it->fd);
 	MemoryContextDelete(it->file_cxt);
 }

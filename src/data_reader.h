@@ -22,6 +22,14 @@
 #include "schema.h"
 #include "stats.h"
 
+/*
+ * PqReadAtFn over an open file: ctx points to the int file descriptor.
+ * Reads exactly len bytes at off (pread, retried on EINTR and short
+ * reads); returns -1 on an error or end of file (the Parquet reader then
+ * reports "could not read file").  Shared by data files and checkpoints.
+ */
+extern int	DeltaPqReadAt(void *ctx, uint64_t off, size_t len, void *buf);
+
 /* dotted physical (column-mapped) path of f, palloc'd */
 extern char *DeltaDataPhysicalPath(const DeltaField *f);
 
@@ -38,8 +46,10 @@ extern bool DeltaDataLeafDatum(const DeltaField *f, const PqValue *v,
 /*
  * One Parquet data file read row by row (the one row loop of the project).
  *
- * DeltaRowIterOpen reads the file whole into a memory context of its own
- * (a child of CurrentMemoryContext), checks the row count against
+ * DeltaRowIterOpen opens the file (DeltaOpenRegularFile), reads its footer
+ * into a memory context of its own (a child of CurrentMemoryContext) and,
+ * row group by row group, only the projected column chunks (never the
+ * whole file), checks the row count against
  * num_records (when >= 0) and projects it:
  *	- schema != NULL: to the leaves of schema with refs[leaf] set (refs NULL:
  *	  every leaf), by physical path; partition leaves are filled from pv
@@ -77,6 +87,7 @@ typedef struct DeltaRowIter
 	MemoryContext file_cxt;
 	MemoryContext rg_cxt;
 	PqReader   *reader;
+	int			fd;				/* the open file (DeltaPqReadAt) */
 	int			rg;
 	bool		rg_loaded;
 } DeltaRowIter;
@@ -89,7 +100,6 @@ extern int64 DeltaDataFileSize(const char *abs_path, const char *display_path);
 
 extern DeltaRowIter *DeltaRowIterOpen(const char *abs_path,
 									  const char *display_path,
-									  int64 file_size,
 									  const DeltaSchema *schema,
 									  const bool *refs, bool missing_ok,
 									  int64 num_records,

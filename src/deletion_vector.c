@@ -205,31 +205,8 @@ read_stored_bitmap(const DeltaDVLocation *loc, const DeltaDV *dv,
 	Size		got;
 	DvError		err;
 
-	/*
-	 * O_NONBLOCK: opening a FIFO planted in the table must not block the
-	 * backend beyond the reach of cancel; the S_ISREG check below then
-	 * refuses it.  (No effect on regular files.)
-	 */
-	fd = OpenTransientFile(loc->abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	if (fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open deletion vector file \"%s\": %m",
-					   loc->display_path));
-	}
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat deletion vector file \"%s\": %m",
-					   loc->display_path));
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("deletion vector file \"%s\" is not a regular file",
-					   loc->display_path));
+	fd = DeltaOpenRegularFile(loc->abs_path, "deletion vector file",
+							  loc->display_path, &st);
 	if (loc->offset < 0 || (uint64) loc->offset + frame_len > (uint64) st.st_size)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),

@@ -166,6 +166,8 @@ typedef struct DeltaCommit
 	bool		has_checkpoint_metadata;
 	int			n_sidecars;
 	char	  **sidecars;		/* "path" of each sidecar action */
+	int64	   *sidecar_sizes;	/* its "sizeInBytes", -1 when absent (added by
+								 * golden for the sidecar size cross-check) */
 } DeltaCommit;
 
 #endif							/* DELTACC_DELTA_ACTIONS_H */

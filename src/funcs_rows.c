@@ -133,9 +133,9 @@ rows_read_file(ReturnSetInfo *rsinfo, DeltaLog *log, const DeltaSchema *schema,
 							  fa->has_num_records ? fa->num_records : -1);
 
 	abs_path = DeltaLogResolvePath(log, fa->path);
-	it = DeltaRowIterOpen(abs_path, fa->path,
-						  DeltaDataFileSize(abs_path, fa->path), schema,
-						  NULL, true,
+	/* stat first: unusable paths keep their SQLSTATEs (class 58) */
+	(void) DeltaDataFileSize(abs_path, fa->path);
+	it = DeltaRowIterOpen(abs_path, fa->path, schema, NULL, true,
 						  fa->has_num_records ? fa->num_records : -1, &fa->pv);
 	it->exclude = deleted;
 	while (DeltaRowIterNext(it))
@@ -311,9 +311,8 @@ deltacc_read_parquet(PG_FUNCTION_ARGS)
 		old = MemoryContextSwitchTo(file_cxt);
 		abs_path = S_ISDIR(st.st_mode) ? psprintf("%s/%s", path, names[i]) :
 			names[i];
-		it = DeltaRowIterOpen(abs_path, names[i],
-							  DeltaDataFileSize(abs_path, names[i]), NULL,
-							  NULL, true, -1, NULL);
+		(void) DeltaDataFileSize(abs_path, names[i]);
+		it = DeltaRowIterOpen(abs_path, names[i], NULL, NULL, true, -1, NULL);
 		while (DeltaRowIterNext(it))
 			rows_put_json(rsinfo, it);
 		DeltaRowIterClose(it);

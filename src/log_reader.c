@@ -112,6 +112,37 @@ DeltaFileErrcode(int err)
 }
 
 /*
+ * See log_reader.h.  O_NONBLOCK: opening a FIFO planted in the table must
+ * not block the backend beyond the reach of cancel; the S_ISREG check then
+ * refuses it.  (No effect on regular files.)
+ */
+int
+DeltaOpenRegularFile(const char *abs_path, const char *what,
+					 const char *display_name, struct stat *st)
+{
+	int			fd;
+
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
+	if (fd < 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open %s \"%s\": %m", what, display_name));
+	}
+	if (fstat(fd, st) < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat %s \"%s\": %m", what, display_name));
+	if (!S_ISREG(st->st_mode))
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("%s \"%s\" is not a regular file", what, display_name));
+	return fd;
+}
+
+/*
  * ERROR unless the current user has the privileges of pg_read_server_files.
  */
 void
@@ -187,28 +218,7 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 	if (max_bytes == 0)
 		max_bytes = (Size) deltacc_max_log_file_bytes;
 
-	/*
-	 * O_NONBLOCK: opening a FIFO planted in the table must not block the
-	 * backend beyond the reach of cancel; the S_ISREG check below then
-	 * refuses it.  (No effect on regular files.)
-	 */
-	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	if (fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open Delta log file \"%s\": %m", display_name));
-	}
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat Delta log file \"%s\": %m", display_name));
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("Delta log file \"%s\" is not a regular file", display_name));
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", display_name, &st);
 	if ((uint64) st.st_size > (uint64) max_bytes)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -618,24 +628,7 @@ DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
 
 	struct stat st;
 
-	/* O_NONBLOCK: a FIFO planted in the table must not block (see above) */
-	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	if (fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open Delta log file \"%s\": %m", rel_path));
-	}
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("Delta log file \"%s\" is not a regular file", rel_path));
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
 	pfree(abs_path);
 	return fd;
 }
@@ -680,6 +673,17 @@ DeltaLogParseLine(const char *line, Size len)
 }
 
 /*
+ * Parse one log line into an arena (reset first); malformed JSON is
+ * ERRCODE_DATA_CORRUPTED, as in DeltaLogParseLine.
+ */
+DjValue
+DeltaLogParseLineArena(DcArena *arena, const char *line, Size len)
+{
+	return dc_json_parse_arena(arena, line, len, "Delta log entry",
+							   ERRCODE_DATA_CORRUPTED);
+}
+
+/*
  * Stream a newline-delimited file of actions through cb, one parsed line at
  * a time (see log_reader.h).
  */
@@ -691,6 +695,8 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 	struct stat st;
 	DeltaErrorPosition errpos;
 	MemoryContext line_cxt;
+	MemoryContext arena_cxt;
+	DcArena    *arena;
 	MemoryContext old;
 	Size		cap = DELTA_READ_CHUNK;
 	char	   *buf;
@@ -716,6 +722,10 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									 "deltacc log line context",
 									 ALLOCSET_DEFAULT_SIZES);
+	arena_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "deltacc log line parse arena",
+									  ALLOCSET_DEFAULT_SIZES);
+	arena = dc_arena_create(arena_cxt);
 	for (;;)
 	{
 		char	   *nl;
@@ -786,7 +796,7 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 
 			old = MemoryContextSwitchTo(line_cxt);
 			{
-				DjValue		v = DeltaLogParseLine(line, llen);
+				DjValue		v = DeltaLogParseLineArena(arena, line, llen);
 
 				cb(arg, &v, line_offset, (int32) llen, errpos.line);
 			}
@@ -795,6 +805,7 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 		}
 	}
 	MemoryContextDelete(line_cxt);
+	MemoryContextDelete(arena_cxt);
 	pfree(buf);
 	if (CloseTransientFile(fd) != 0)
 		ereport(ERROR,

@@ -427,8 +427,8 @@ rl_scan_file(RlScan *scan)
 	}
 	*scan->budget_used += scan->file_size;
 
-	it = DeltaRowIterOpen(abs_path, scan->path, scan->file_size, rr->schema,
-						  rr->refs, false, scan->num_records, scan->pv);
+	it = DeltaRowIterOpen(abs_path, scan->path, rr->schema, rr->refs, false,
+						  scan->num_records, scan->pv);
 	it->include = scan->include;
 	it->exclude = scan->exclude;
 	while (DeltaRowIterNext(it))
