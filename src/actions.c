@@ -505,7 +505,7 @@ decode_file(DeltaCommitBuilder *b, const DjValue *v, DeltaFileKind kind,
 		}
 	}
 	f = field(v, "tags");
-	if (f && b->mode != DELTA_DECODE_KEYS)
+	if (f && b->mode != DELTA_DECODE_KEYS && b->mode != DELTA_DECODE_ROW)
 		fa->tags_json = bjson(b, f);
 	f = field(v, "deletionVector");
 	if (f)

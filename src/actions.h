@@ -55,7 +55,9 @@ typedef enum DeltaDecodeMode
 								 * out of stats */
 	DELTA_DECODE_DEFER_STATS,	/* stats kept as text, numRecords/tightBounds
 								 * left for DeltaStatsFieldsFromJson */
-	DELTA_DECODE_KEYS			/* no stats, no tags (log replay) */
+	DELTA_DECODE_KEYS,			/* no stats, no tags (log replay) */
+	DELTA_DECODE_ROW			/* as DEFER_STATS, but tags not kept
+								 * (snapshot_files does not return them) */
 } DeltaDecodeMode;
 
 typedef struct DeltaCommitBuilder

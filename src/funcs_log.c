@@ -193,10 +193,13 @@ deltacc_snapshot_files(PG_FUNCTION_ARGS)
 		Datum		values[SNAPSHOT_COLS];
 		bool		nulls[SNAPSHOT_COLS];
 		int			k;
+		DeltaFileAction fa;
 
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(row_cxt);
-		DeltaFileRowValues(DeltaSnapshotGetFileExt(snap, i, true), all, allnulls);
+		fa = *DeltaSnapshotGetFileExt(snap, i, true);
+		fa.tags_json = NULL;	/* not a column of snapshot_files */
+		DeltaFileRowValues(&fa, all, allnulls);
 		for (k = 0; k < SNAPSHOT_COLS; k++)
 		{
 			values[k] = all[src_col[k]];

@@ -25,15 +25,16 @@
 /* Largest string a jsonb container entry can hold. */
 #define DC_JSONB_MAX_STRING ((Size) JENTRY_OFFLENMASK)
 
+/* Largest jsonb array / object (the limits of jsonb_util.c). */
+#define DC_JSONB_MAX_ELEMS (Min(MaxAllocSize / sizeof(JsonbValue), JB_CMASK))
+#define DC_JSONB_MAX_PAIRS (Min(MaxAllocSize / sizeof(JsonbPair), JB_CMASK))
+
 /*
  * Largest decimal exponent we hand to numeric_in.  numeric holds up to
  * 131072 digits before the point and 16383 after; staying well inside keeps
  * numeric_in from raising on a hostile "1e999999999".
  */
 #define DC_MAX_NUMERIC_EXPONENT 100000
-
-static JsonbValue *dj_push_jsonb(JsonbParseState **state, const DjValue *v,
-								 JsonbIteratorToken container_token);
 
 /*
  * FmtAllocFn over palloc.  ctx is a MemoryContext, or NULL for the context
@@ -166,11 +167,68 @@ dc_dj_fits_jsonb(const DjValue *v)
 }
 
 /*
- * Fill a scalar JsonbValue from a scalar DjValue.  Numbers go through
- * numeric_in on the exact token text.
+ * Numeric of a JSON number token.  Plain integers and decimals of at most
+ * 18 significant digits without exponent (nearly every statistic) are
+ * built from an int64 mantissa with int64_to_numeric or
+ * int64_div_fast_to_numeric; the result is the same value with the same
+ * display scale numeric_in gives.  Everything else goes through numeric_in
+ * on the exact token text.  The token must satisfy dj_number_fits_numeric.
  */
-static void
-dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv)
+static Numeric
+dj_number_to_numeric(const DjValue *v)
+{
+	const char *s = v->u.num;
+	const char *end = s + v->len;
+	bool		neg = false;
+	int64		mant = 0;
+	int			ndigits = 0;
+	int			scale = 0;
+
+	if (s < end && *s == '-')
+	{
+		neg = true;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9'; s++)
+	{
+		mant = mant * 10 + (*s - '0');
+		if (++ndigits > 18)
+			goto slow;
+	}
+	if (s < end && *s == '.')
+	{
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+		{
+			mant = mant * 10 + (*s - '0');
+			scale++;
+			if (++ndigits > 18)
+				goto slow;
+		}
+		if (scale == 0)
+			goto slow;
+	}
+	if (s != end || ndigits == 0)
+		goto slow;				/* exponent (or anything unexpected) */
+	if (neg)
+		mant = -mant;
+	if (scale == 0)
+		return int64_to_numeric(mant);
+	return int64_div_fast_to_numeric(mant, scale);
+
+slow:
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in,
+											   CStringGetDatum(v->u.num),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
+/*
+ * Fill a scalar JsonbValue from a scalar DjValue.  When the value cannot be
+ * represented (number beyond numeric's range, string too long) raises an
+ * ERROR if strict, else returns false.
+ */
+static bool
+dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
 {
 	switch (v->type)
 	{
@@ -184,21 +242,25 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv)
 			break;
 		case DJ_NUMBER:
 			if (!dj_number_fits_numeric(v))
+			{
+				if (!strict)
+					return false;
 				ereport(ERROR,
 						errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 						errmsg("JSON number is out of the range of type numeric"));
+			}
 			jv->type = jbvNumeric;
-			jv->val.numeric =
-				DatumGetNumeric(DirectFunctionCall3(numeric_in,
-													CStringGetDatum(v->u.num),
-													ObjectIdGetDatum(InvalidOid),
-													Int32GetDatum(-1)));
+			jv->val.numeric = dj_number_to_numeric(v);
 			break;
 		case DJ_STRING:
 			if (v->len > DC_JSONB_MAX_STRING)
+			{
+				if (!strict)
+					return false;
 				ereport(ERROR,
 						errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						errmsg("JSON string too long to represent as jsonb string"));
+			}
 			jv->type = jbvString;
 			jv->val.string.val = (char *) v->u.str;
 			jv->val.string.len = (int) v->len;
@@ -206,107 +268,360 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv)
 		default:
 			elog(ERROR, "unexpected JSON value type %d", (int) v->type);
 	}
+	return true;
 }
 
 /*
- * Push v onto the jsonb parse state.  container_token says where a scalar v
- * sits: WJB_ELEM inside an array, WJB_VALUE as an object member value.
- * Returns what the last pushJsonbValue returned (for a top-level container,
- * the finished JsonbValue).
+ * Order of jsonb object pairs as jsonb stores them: shorter key first, then
+ * bytewise; among equal keys the later member (higher order) first, so that
+ * keeping the first of a run keeps the last duplicate, as pushJsonbValue
+ * does.
  */
-static JsonbValue *
-dj_push_jsonb(JsonbParseState **state, const DjValue *v,
-			  JsonbIteratorToken container_token)
+static int
+jbv_pair_cmp(const JsonbPair *a, const JsonbPair *b)
+{
+	int			la = a->key.val.string.len;
+	int			lb = b->key.val.string.len;
+	int			c;
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	c = memcmp(a->key.val.string.val, b->key.val.string.val, la);
+	if (c != 0)
+		return c;
+	return a->order > b->order ? -1 : 1;
+}
+
+static int
+jbv_pair_qsort_cmp(const void *a, const void *b)
+{
+	return jbv_pair_cmp((const JsonbPair *) a, (const JsonbPair *) b);
+}
+
+/*
+ * Sort the pairs of an object into jsonb order and drop duplicate keys
+ * (the last one wins).  Small objects (statistics have a handful of keys
+ * per level) use an insertion sort.  Returns the new number of pairs.
+ */
+static int
+jbv_sort_unique_pairs(JsonbPair *pairs, int n)
+{
+	int			i;
+	int			k;
+
+	if (n <= 1)
+		return n;
+	if (n <= 24)
+	{
+		for (i = 1; i < n; i++)
+		{
+			JsonbPair	t = pairs[i];
+
+			for (k = i; k > 0 && jbv_pair_cmp(&pairs[k - 1], &t) > 0; k--)
+				pairs[k] = pairs[k - 1];
+			pairs[k] = t;
+		}
+	}
+	else
+		qsort(pairs, n, sizeof(JsonbPair), jbv_pair_qsort_cmp);
+	k = 1;
+	for (i = 1; i < n; i++)
+	{
+		const JsonbValue *prev = &pairs[k - 1].key;
+
+		if (pairs[i].key.val.string.len == prev->val.string.len &&
+			memcmp(pairs[i].key.val.string.val, prev->val.string.val,
+				   prev->val.string.len) == 0)
+			continue;
+		pairs[k++] = pairs[i];
+	}
+	return k;
+}
+
+/*
+ * Build the JsonbValue tree of v in CurrentMemoryContext, objects with
+ * sorted unique keys, exactly as pushJsonbValue would produce it (strings
+ * point into v).  A value jsonb cannot represent raises an ERROR if strict,
+ * else returns false.
+ */
+static bool
+dj_build_jbv(const DjValue *v, JsonbValue *out, bool strict)
 {
 	uint32		i;
-	JsonbValue	jv;
 
 	check_stack_depth();
-	CHECK_FOR_INTERRUPTS();
-
 	if (v->type == DJ_ARRAY)
 	{
-		pushJsonbValue(state, WJB_BEGIN_ARRAY, NULL);
+		if (v->len > DC_JSONB_MAX_ELEMS)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("number of jsonb array elements exceeds the maximum allowed (%zu)",
+						   DC_JSONB_MAX_ELEMS));
+		out->type = jbvArray;
+		out->val.array.nElems = (int) v->len;
+		out->val.array.rawScalar = false;
+		out->val.array.elems = v->len ? palloc(sizeof(JsonbValue) * v->len) : NULL;
 		for (i = 0; i < v->len; i++)
-			dj_push_jsonb(state, &v->u.items[i], WJB_ELEM);
-		return pushJsonbValue(state, WJB_END_ARRAY, NULL);
+			if (!dj_build_jbv(&v->u.items[i], &out->val.array.elems[i], strict))
+				return false;
+		return true;
 	}
 	if (v->type == DJ_OBJECT)
 	{
-		pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
+		JsonbPair  *pairs;
+
+		CHECK_FOR_INTERRUPTS();
+		if (v->len > DC_JSONB_MAX_PAIRS)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("number of jsonb object pairs exceeds the maximum allowed (%zu)",
+						   DC_JSONB_MAX_PAIRS));
+		pairs = v->len ? palloc(sizeof(JsonbPair) * v->len) : NULL;
 		for (i = 0; i < v->len; i++)
 		{
 			const DjMember *m = &v->u.members[i];
 
 			if (m->keylen > DC_JSONB_MAX_STRING)
+			{
+				if (!strict)
+					return false;
 				ereport(ERROR,
 						errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						errmsg("JSON string too long to represent as jsonb string"));
-			jv.type = jbvString;
-			jv.val.string.val = (char *) m->key;
-			jv.val.string.len = (int) m->keylen;
-			pushJsonbValue(state, WJB_KEY, &jv);
-			dj_push_jsonb(state, &m->value, WJB_VALUE);
+			}
+			pairs[i].key.type = jbvString;
+			pairs[i].key.val.string.val = (char *) m->key;
+			pairs[i].key.val.string.len = (int) m->keylen;
+			pairs[i].order = i;
+			if (!dj_build_jbv(&m->value, &pairs[i].value, strict))
+				return false;
 		}
-		return pushJsonbValue(state, WJB_END_OBJECT, NULL);
+		out->type = jbvObject;
+		out->val.object.pairs = pairs;
+		out->val.object.nPairs = jbv_sort_unique_pairs(pairs, (int) v->len);
+		return true;
 	}
-	dj_scalar_to_jsonb(v, &jv);
-	return pushJsonbValue(state, container_token, &jv);
+	return dj_scalar_to_jsonb(v, out, strict);
 }
 
 /*
- * Build a Jsonb from a DjValue (palloc'd in CurrentMemoryContext).  A
+ * Jsonb of v (the tree built in build_cxt, the result in
+ * CurrentMemoryContext), or NULL when not strict and v does not fit.  A
  * top-level scalar becomes a raw-scalar jsonb, as jsonb_in makes it.
+ */
+static Jsonb *
+dj_to_jsonb_in(const DjValue *v, MemoryContext build_cxt, bool strict)
+{
+	MemoryContext result_cxt = CurrentMemoryContext;
+	MemoryContext old = MemoryContextSwitchTo(build_cxt);
+	JsonbValue	top;
+	JsonbValue *scalar = NULL;
+	Jsonb	   *res;
+
+	if (v->type != DJ_ARRAY && v->type != DJ_OBJECT)
+	{
+		scalar = palloc(sizeof(JsonbValue));
+		top.type = jbvArray;
+		top.val.array.nElems = 1;
+		top.val.array.rawScalar = true;
+		top.val.array.elems = scalar;
+	}
+	if (!dj_build_jbv(v, scalar ? scalar : &top, strict))
+	{
+		MemoryContextSwitchTo(old);
+		return NULL;
+	}
+	MemoryContextSwitchTo(result_cxt);
+	res = JsonbValueToJsonb(&top);
+	MemoryContextSwitchTo(old);
+	return res;
+}
+
+/*
+ * Build a Jsonb from a DjValue (palloc'd in CurrentMemoryContext; the
+ * intermediate tree too).  A top-level scalar becomes a raw-scalar jsonb,
+ * as jsonb_in makes it.
  */
 Jsonb *
 dc_dj_to_jsonb(const DjValue *v)
 {
-	JsonbParseState *state = NULL;
-	JsonbValue *res;
+	return dj_to_jsonb_in(v, CurrentMemoryContext, true);
+}
 
-	if (v->type == DJ_ARRAY || v->type == DJ_OBJECT)
-		res = dj_push_jsonb(&state, v, WJB_ELEM);
-	else
+/*
+ * DcArena: a reusable bump allocator for short-lived parse trees (see
+ * json_util.h).  Blocks of DC_ARENA_BLOCK bytes are kept across resets;
+ * larger requests go to a child context emptied by the reset.
+ */
+#define DC_ARENA_BLOCK (64 * 1024)
+
+typedef struct DcArenaBlock
+{
+	struct DcArenaBlock *next;
+	char		data[FLEXIBLE_ARRAY_MEMBER];
+} DcArenaBlock;
+
+struct DcArena
+{
+	MemoryContext cxt;			/* owns the blocks */
+	MemoryContext large_cxt;	/* large requests, emptied by reset */
+	DcArenaBlock *first;
+	DcArenaBlock *cur;
+	char	   *next;
+	size_t		left;
+};
+
+/* Create an arena whose memory belongs to cxt. */
+DcArena *
+dc_arena_create(MemoryContext cxt)
+{
+	DcArena    *a = MemoryContextAllocZero(cxt, sizeof(DcArena));
+
+	a->cxt = cxt;
+	a->large_cxt = AllocSetContextCreate(cxt, "deltacc arena large chunks",
+										 ALLOCSET_SMALL_SIZES);
+	return a;
+}
+
+/* Forget everything allocated; keep the blocks for the next use. */
+void
+dc_arena_reset(DcArena *a)
+{
+	a->cur = a->first;
+	a->next = a->first ? a->first->data : NULL;
+	a->left = a->first ? DC_ARENA_BLOCK : 0;
+	MemoryContextReset(a->large_cxt);
+}
+
+/* FmtAllocFn of an arena: zeroed, MAXALIGNed, NULL when out of memory. */
+static void *
+dc_arena_alloc(void *ctx, size_t size)
+{
+	DcArena    *a = (DcArena *) ctx;
+	char	   *r;
+
+	size = MAXALIGN(size);
+	if (size > DC_ARENA_BLOCK / 4)
+		return dc_fmt_palloc(a->large_cxt, size);
+	if (a->left < size)
 	{
-		JsonbValue	arr;
-		JsonbValue	jv;
+		DcArenaBlock *b = a->cur ? a->cur->next : a->first;
 
-		memset(&arr, 0, sizeof(arr));
-		arr.type = jbvArray;
-		arr.val.array.rawScalar = true;
-		pushJsonbValue(&state, WJB_BEGIN_ARRAY, &arr);
-		dj_scalar_to_jsonb(v, &jv);
-		pushJsonbValue(&state, WJB_ELEM, &jv);
-		res = pushJsonbValue(&state, WJB_END_ARRAY, NULL);
+		if (b == NULL)
+		{
+			b = MemoryContextAllocExtended(a->cxt,
+										   offsetof(DcArenaBlock, data) + DC_ARENA_BLOCK,
+										   MCXT_ALLOC_NO_OOM);
+			if (b == NULL)
+				return NULL;
+			b->next = NULL;
+			if (a->cur)
+				a->cur->next = b;
+			else
+				a->first = b;
+		}
+		a->cur = b;
+		a->next = b->data;
+		a->left = DC_ARENA_BLOCK;
 	}
-	return JsonbValueToJsonb(res);
+	r = a->next;
+	a->next += size;
+	a->left -= size;
+	memset(r, 0, size);
+	return r;
+}
+
+/* An FmtAllocator over an arena. */
+FmtAllocator
+dc_arena_allocator(DcArena *a)
+{
+	FmtAllocator alloc;
+
+	alloc.alloc = dc_arena_alloc;
+	alloc.ctx = a;
+	return alloc;
+}
+
+/*
+ * Reset the arena and parse buf[0..len) into it, or raise an ERROR as
+ * dc_json_parse does.
+ */
+DjValue
+dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
+					int errcode_val)
+{
+	FmtAllocator alloc = dc_arena_allocator(a);
+	DjValue		v;
+	DjError		err;
+
+	dc_arena_reset(a);
+	if (!dj_parse(buf, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
+		dc_json_report_error(&err, what, errcode_val);
+	return v;
+}
+
+/*
+ * Scratch space of dc_json_text_to_jsonb_ext, created once per backend: an
+ * arena for the parse tree and a context for the JsonbValue tree, both
+ * emptied after every use (and before, in case an ERROR left something
+ * behind).  The function calls no code that could use them recursively.
+ */
+static DcArena *dc_scratch_arena = NULL;
+static MemoryContext dc_scratch_cxt = NULL;
+
+static void
+dc_scratch_prepare(void)
+{
+	if (dc_scratch_cxt == NULL)
+	{
+		dc_scratch_cxt = AllocSetContextCreate(TopMemoryContext,
+											   "deltacc JSON scratch context",
+											   ALLOCSET_DEFAULT_SIZES);
+		dc_scratch_arena = dc_arena_create(TopMemoryContext);
+	}
+	MemoryContextReset(dc_scratch_cxt);
+	dc_arena_reset(dc_scratch_arena);
+}
+
+/*
+ * Parse JSON text exactly and convert it to Jsonb (CurrentMemoryContext);
+ * NULL when the text is not valid JSON or holds a number or string jsonb
+ * cannot represent.  When the conversion succeeds and peek is not NULL,
+ * peek(arg, tree) is called on the parse tree first (it must not keep
+ * pointers into it).  The tree lives in a scratch context emptied before
+ * returning.
+ */
+Jsonb *
+dc_json_text_to_jsonb_ext(const char *text, size_t len,
+						  void (*peek) (void *arg, const DjValue *v),
+						  void *arg)
+{
+	FmtAllocator alloc;
+	DjValue		v;
+	DjError		err;
+	Jsonb	   *result = NULL;
+
+	dc_scratch_prepare();
+	alloc = dc_arena_allocator(dc_scratch_arena);
+	if (dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
+	{
+		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
+		if (result != NULL && peek != NULL)
+			peek(arg, &v);
+	}
+	MemoryContextReset(dc_scratch_cxt);
+	dc_arena_reset(dc_scratch_arena);
+	return result;
 }
 
 /*
  * Parse JSON text exactly and convert it to Jsonb; NULL when the text is
- * not valid JSON or holds a number or string jsonb cannot represent.  The
- * parse tree lives in a temporary context deleted before returning.
+ * not valid JSON or holds a number or string jsonb cannot represent.
  */
 Jsonb *
 dc_json_text_to_jsonb(const char *text, size_t len)
 {
-	MemoryContext tmp;
-	MemoryContext old;
-	DjValue		v;
-	Jsonb	   *result = NULL;
-
-	tmp = AllocSetContextCreate(CurrentMemoryContext,
-								"deltacc JSON conversion context",
-								ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(tmp);
-	if (dc_json_try_parse(text, len, &v) && dc_dj_fits_jsonb(&v))
-	{
-		MemoryContextSwitchTo(old);
-		result = dc_dj_to_jsonb(&v);
-	}
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(tmp);
-	return result;
+	return dc_json_text_to_jsonb_ext(text, len, NULL, NULL);
 }
 
 /* Append s as a JSON string literal (escape_json does the escaping). */

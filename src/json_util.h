@@ -35,6 +35,26 @@
 extern FmtAllocator dc_fmt_allocator(MemoryContext cxt);
 
 /*
+ * DcArena: a reusable bump allocator for short-lived parse trees.  Memory
+ * comes from 64kB blocks owned by the context given at creation and kept
+ * across dc_arena_reset (which forgets everything allocated), so parsing
+ * one line after another costs no malloc/free and no per-node chunk
+ * header.  Requests above 16kB get their own chunk, freed by the reset.
+ */
+typedef struct DcArena DcArena;
+
+extern DcArena *dc_arena_create(MemoryContext cxt);
+extern void dc_arena_reset(DcArena *a);
+extern FmtAllocator dc_arena_allocator(DcArena *a);
+
+/*
+ * dc_json_parse into an arena: resets it first (so the previous tree is
+ * gone), then parses; errors as dc_json_parse.
+ */
+extern DjValue dc_json_parse_arena(DcArena *a, const char *buf, size_t len,
+								   const char *what, int errcode_val);
+
+/*
  * Parse one JSON value from buf[0..len) with djson, allocating the tree in
  * CurrentMemoryContext.  On failure raises ERROR with 'errcode_val' and the
  * message "invalid JSON in <what>" plus a detail naming the parser's reason
@@ -58,8 +78,8 @@ extern void dc_json_report_error(const DjError *err, const char *what,
 								 int errcode_val) pg_attribute_noreturn();
 
 /*
- * Build a Jsonb directly from a DjValue (no text round trip; numbers exact
- * through numeric_in on the token text).  Result palloc'd in
+ * Build a Jsonb directly from a DjValue (no text round trip; numbers exact:
+ * from their token text, never through double).  Result palloc'd in
  * CurrentMemoryContext.
  */
 extern Jsonb *dc_dj_to_jsonb(const DjValue *v);
@@ -76,6 +96,19 @@ extern bool dc_dj_fits_jsonb(const DjValue *v);
  * CurrentMemoryContext (the parse tree is freed before returning).
  */
 extern Jsonb *dc_json_text_to_jsonb(const char *text, size_t len);
+
+/*
+ * Same, in one parse: when the conversion succeeds and peek is not NULL,
+ * peek(arg, tree) is called on the parse tree before it is freed (it must
+ * not keep pointers into it).  The tree lives in a backend-wide scratch
+ * context (bump-allocated), emptied before returning.  Plain integers and
+ * short decimals become numerics without numeric_in; object keys are
+ * sorted without pushJsonbValue.  The result is the same jsonb as
+ * jsonb_in gives for the text.
+ */
+extern Jsonb *dc_json_text_to_jsonb_ext(const char *text, size_t len,
+										void (*peek) (void *arg, const DjValue *v),
+										void *arg);
 
 /*
  * Append the canonical JSON text of v to buf (compact, keys in their

@@ -242,6 +242,13 @@ dv_jsonb(const DeltaDV *dv)
 	return d;
 }
 
+/* dc_json_text_to_jsonb_ext peek: numRecords/tightBounds of the stats. */
+static void
+stats_fields_peek(void *arg, const DjValue *v)
+{
+	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
+}
+
 /*
  * Datums of the delta_files columns for one file action (all but
  * table_path).
@@ -286,17 +293,18 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 	}
 	if (fa->stats != NULL)
 	{
-		DjValue		sv;
-
 		/* one parse gives the jsonb and, if still unset, numRecords */
-		if (dc_json_try_parse(fa->stats, strlen(fa->stats), &sv) &&
-			dc_dj_fits_jsonb(&sv))
+		if (!fa->has_num_records && fa->tight_bounds < 0)
 		{
-			if (!fa->has_num_records && fa->tight_bounds < 0)
-			{
-				DeltaFileAction copy = *fa;
+			DeltaFileAction copy = *fa;
+			Jsonb	   *j;
 
-				DeltaStatsFieldsFromJson(&copy, &sv);
+			j = dc_json_text_to_jsonb_ext(fa->stats, strlen(fa->stats),
+										  stats_fields_peek, &copy);
+			if (j != NULL)
+			{
+				values[DF_STATS] = JsonbPGetDatum(j);
+				nulls[DF_STATS] = false;
 				if (copy.has_num_records)
 				{
 					values[DF_NUM_RECORDS] = Int64GetDatum(copy.num_records);
@@ -308,9 +316,9 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 					nulls[DF_TIGHT_BOUNDS] = false;
 				}
 			}
-			values[DF_STATS] = JsonbPGetDatum(dc_dj_to_jsonb(&sv));
-			nulls[DF_STATS] = false;
 		}
+		else
+			values[DF_STATS] = DeltaJsonTextJsonb(fa->stats, &nulls[DF_STATS]);
 	}
 	else if (fa->stats_parsed_json != NULL)
 		values[DF_STATS] = DeltaJsonTextJsonb(fa->stats_parsed_json, &nulls[DF_STATS]);

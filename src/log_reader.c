@@ -673,6 +673,17 @@ DeltaLogParseLine(const char *line, Size len)
 }
 
 /*
+ * Parse one log line into an arena (reset first); malformed JSON is
+ * ERRCODE_DATA_CORRUPTED, as in DeltaLogParseLine.
+ */
+DjValue
+DeltaLogParseLineArena(DcArena *arena, const char *line, Size len)
+{
+	return dc_json_parse_arena(arena, line, len, "Delta log entry",
+							   ERRCODE_DATA_CORRUPTED);
+}
+
+/*
  * Stream a newline-delimited file of actions through cb, one parsed line at
  * a time (see log_reader.h).
  */
@@ -684,6 +695,8 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 	struct stat st;
 	DeltaErrorPosition errpos;
 	MemoryContext line_cxt;
+	MemoryContext arena_cxt;
+	DcArena    *arena;
 	MemoryContext old;
 	Size		cap = DELTA_READ_CHUNK;
 	char	   *buf;
@@ -709,6 +722,10 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									 "deltacc log line context",
 									 ALLOCSET_DEFAULT_SIZES);
+	arena_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "deltacc log line parse arena",
+									  ALLOCSET_DEFAULT_SIZES);
+	arena = dc_arena_create(arena_cxt);
 	for (;;)
 	{
 		char	   *nl;
@@ -779,7 +796,7 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 
 			old = MemoryContextSwitchTo(line_cxt);
 			{
-				DjValue		v = DeltaLogParseLine(line, llen);
+				DjValue		v = DeltaLogParseLineArena(arena, line, llen);
 
 				cb(arg, &v, line_offset, (int32) llen, errpos.line);
 			}
@@ -788,6 +805,7 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 		}
 	}
 	MemoryContextDelete(line_cxt);
+	MemoryContextDelete(arena_cxt);
 	pfree(buf);
 	if (CloseTransientFile(fd) != 0)
 		ereport(ERROR,

@@ -22,6 +22,7 @@
 
 #include "delta_actions.h"
 #include "djson.h"
+#include "json_util.h"
 
 /* Kinds of checkpoint files found in _delta_log. */
 typedef enum DeltaCheckpointKind
@@ -161,8 +162,9 @@ extern DeltaCommit *DeltaLogReadActionFile(DeltaLog *log, const char *rel_path,
  * passed to cb with its byte offset, length (without the newline) and
  * 1-based line number.  cb runs with CurrentMemoryContext set to a per-line
  * context that is reset after it returns (the DjValue lives there too), and
- * with the error context of the file and line pushed.  Memory is bounded by
- * the longest line, not the file size.  Files above
+ * with the error context of the file and line pushed; the DjValue itself
+ * lives in an arena reused for every line (valid only during cb).  Memory
+ * is bounded by the longest line, not the file size.  Files above
  * deltacc.max_log_file_bytes are refused (ERRCODE_PROGRAM_LIMIT_EXCEEDED).
  */
 typedef void (*DeltaActionLineCallback) (void *arg, const DjValue *action,
@@ -181,6 +183,10 @@ extern int	DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
 extern void DeltaLogReadAt(int fd, char *buf, Size len, off_t offset,
 						   const char *rel_path);
 extern DjValue DeltaLogParseLine(const char *line, Size len);
+
+/* Same, with the tree in an arena (reset first; see json_util.h). */
+extern DjValue DeltaLogParseLineArena(DcArena *arena, const char *line,
+									  Size len);
 
 /*
  * Read a whole file into a palloc'd, NUL-terminated buffer (CurrentMemoryContext).

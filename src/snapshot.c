@@ -48,6 +48,7 @@ typedef struct LiveKey
 	int32		line_no;
 	int32		source;
 	bool		has_size;
+	bool		live;			/* false once removed */
 } LiveKey;
 
 struct DeltaSnapshotLazy
@@ -58,6 +59,7 @@ struct DeltaSnapshotLazy
 	int			n_sources;
 	int			fd;				/* open commit file, or -1 */
 	int			fd_source;		/* which source fd is */
+	DcArena    *arena;			/* parse trees of re-read lines */
 	MemoryContextCallback close_cb;
 };
 
@@ -240,6 +242,10 @@ DeltaProtocolCheckReadable(const DeltaProtocol *protocol)
 typedef struct ReplayState
 {
 	livefiles_hash *live;
+	LiveKey   **order;			/* every key made, in log order (dead ones
+								 * too) */
+	int64		n_order;
+	int64		cap_order;
 	DeltaStrArena strings;		/* key strings (snapshot context) */
 	DeltaCommitBuilder meta;	/* metaData, protocol, txn, domains (snapshot
 								 * context) */
@@ -261,7 +267,12 @@ replay_file(ReplayState *rs, DeltaFileAction *fa, bool in_memory,
 	probe.dv_uid = fa->dv ? fa->dv->unique_id : NULL;
 	if (fa->kind == DELTA_FILE_REMOVE)
 	{
-		livefiles_delete(rs->live, &probe);
+		e = livefiles_lookup(rs->live, &probe);
+		if (e != NULL)
+		{
+			e->key->live = false;
+			livefiles_delete_item(rs->live, e);
+		}
 		return;
 	}
 	if (fa->kind != DELTA_FILE_ADD)
@@ -282,7 +293,16 @@ replay_file(ReplayState *rs, DeltaFileAction *fa, bool in_memory,
 			k->dv_uid = probe.dv_uid ?
 				DeltaArenaStrndup(&rs->strings, probe.dv_uid, strlen(probe.dv_uid)) : NULL;
 		}
+		k->live = true;
 		e->key = k;
+		if (rs->n_order == rs->cap_order)
+		{
+			rs->cap_order = rs->cap_order == 0 ? 1024 : rs->cap_order * 2;
+			rs->order = rs->order == NULL ?
+				MemoryContextAllocHuge(rs->cxt, sizeof(LiveKey *) * rs->cap_order) :
+				repalloc_huge(rs->order, sizeof(LiveKey *) * rs->cap_order);
+		}
+		rs->order[rs->n_order++] = k;
 	}
 	/* the newer add replaces an older one of the same key */
 	e->key->fa = in_memory ? fa : NULL;
@@ -435,8 +455,7 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	int64		first_json;
 	int64		v;
 	int64		n;
-	livefiles_iterator it;
-	LiveFileEntry *e;
+	int64		k;
 	int			i;
 
 	if (version < 0)
@@ -459,6 +478,7 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	lz->fd = -1;
 	lz->close_cb.func = lazy_close_cb;
 	lz->close_cb.arg = lz;
+	lz->arena = dc_arena_create(cxt);
 	MemoryContextRegisterResetCallback(cxt, &lz->close_cb);
 	snap->lazy = lz;
 
@@ -510,18 +530,28 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 				errmsg("Delta table has no metaData action at version " INT64_FORMAT, version));
 	DeltaProtocolCheckReadable(snap->protocol);
 
+	/*
+	 * The survivors in log order, then sorted: logs written in path order
+	 * (common) are recognised as sorted by pg_qsort's presorted check.
+	 */
 	lz->keys = MemoryContextAllocHuge(cxt, sizeof(LiveKey *) *
 									  Max(rs.live->members, 1));
 	n = 0;
-	livefiles_start_iterate(rs.live, &it);
-	while ((e = livefiles_iterate(rs.live, &it)) != NULL)
+	for (k = 0; k < rs.n_order; k++)
 	{
-		lz->keys[n++] = e->key;
-		if (e->key->has_size)
-			snap->size_bytes += e->key->size;
+		LiveKey    *key = rs.order[k];
+
+		if (!key->live)
+			continue;
+		lz->keys[n++] = key;
+		if (key->has_size)
+			snap->size_bytes += key->size;
 	}
+	Assert(n == rs.live->members);
 	snap->n_files = n;
 	livefiles_destroy(rs.live);
+	if (rs.order)
+		pfree(rs.order);
 	qsort(lz->keys, n, sizeof(LiveKey *), cmp_live_key_ptr);
 
 	finish_txns(snap, start, &rs.meta);
@@ -561,7 +591,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	line = palloc(k->len + 1);
 	DeltaLogReadAt(lz->fd, line, k->len, (off_t) k->offset, name);
 	line[k->len] = '\0';
-	v = DeltaLogParseLine(line, k->len);
+	v = DeltaLogParseLineArena(lz->arena, line, k->len);
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;
 	DeltaDecodeAction(&b, &v);
@@ -601,7 +631,7 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 	k = snap->lazy->keys[i];
 	if (k->fa != NULL)
 		return k->fa;
-	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_DEFER_STATS
+	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_ROW
 						  : DELTA_DECODE_FULL);
 }
 

@@ -93,7 +93,9 @@ extern DeltaFileAction *DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i);
  * Same, but when defer_stats is true a lazily decoded file's
  * has_num_records/num_records/tight_bounds are left unset for the caller to
  * fill with DeltaStatsFieldsFromJson when it parses the stats anyway (saves
- * one parse of the statistics per file).
+ * one parse of the statistics per file), and its tags are not decoded
+ * (tags_json NULL; snapshot_files does not return them).  A file from a
+ * checkpoint state is returned as is (tags included).
  */
 extern DeltaFileAction *DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i,
 												bool defer_stats);

@@ -150,8 +150,65 @@ put_utf8(unsigned char *dst, unsigned cp)
 }
 
 /*
+ * Word-at-a-time tests on 8 bytes (exact for "is there any such byte").
+ */
+#define DJ_ONES  UINT64_C(0x0101010101010101)
+#define DJ_HIGHS UINT64_C(0x8080808080808080)
+
+static inline uint64_t
+dj_load8(const unsigned char *s)
+{
+	uint64_t	x;
+
+	memcpy(&x, s, 8);
+	return x;
+}
+
+/* Nonzero when some byte of x equals c. */
+static inline uint64_t
+dj_has_byte(uint64_t x, unsigned char c)
+{
+	uint64_t	y = x ^ (DJ_ONES * c);
+
+	return (y - DJ_ONES) & ~y & DJ_HIGHS;
+}
+
+/*
+ * Nonzero when some byte of x is not printable ASCII other than '"' and
+ * '\\' (not a byte a string can hold as it is).
+ */
+static inline uint64_t
+dj_special_mask(uint64_t x)
+{
+	uint64_t	less = (x - DJ_ONES * 0x20) & ~x;	/* some byte < 0x20 */
+
+	return (less | x | dj_has_byte(x, '"') | dj_has_byte(x, '\\')) & DJ_HIGHS;
+}
+
+/*
+ * Index (0..7) of the first byte in memory order flagged by a nonzero mask
+ * of the functions above.  Their lowest flagged byte is always a true match
+ * (a borrow only spreads towards higher bytes), so on a little-endian
+ * machine this is exact; elsewhere it returns 0 and the caller looks at
+ * the bytes one by one.
+ */
+static inline int
+dj_first_flagged(uint64_t mask)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_ctzll(mask) >> 3;
+#else
+	(void) mask;
+	return 0;
+#endif
+}
+
+/*
  * Parse a string starting at the opening quote.  The decoded form is never
  * longer than the source, so one allocation of the source length suffices.
+ * Runs of plain bytes are scanned and copied eight at a time.  (Writing all
+ * eight bytes of a block of which only k count is safe: n never exceeds
+ * the source bytes consumed, and the block lies before the closing quote.)
  */
 static bool
 parse_string(DjParser *ps, const char **str, uint32_t *len)
@@ -164,8 +221,21 @@ parse_string(DjParser *ps, const char **str, uint32_t *len)
 	ps->p++;					/* opening quote */
 	/* find the closing quote, validating as we go */
 	q = ps->p;
-	while (q < ps->end && *q != '"')
+	while (q < ps->end)
 	{
+		if (ps->end - q >= 8)
+		{
+			uint64_t	m = dj_special_mask(dj_load8(q));
+
+			if (m == 0)
+			{
+				q += 8;
+				continue;
+			}
+			q += dj_first_flagged(m);
+		}
+		if (*q == '"')
+			break;
 		if (*q == '\\')
 		{
 			has_escape = true;
@@ -212,8 +282,31 @@ parse_string(DjParser *ps, const char **str, uint32_t *len)
 	{
 		while (ps->p < q)
 		{
-			unsigned char c = *ps->p;
+			unsigned char c;
 
+			/*
+			 * Eight bytes without a backslash are copied as they are (n is
+			 * at most the bytes consumed, so buf has room for them).
+			 */
+			if (q - ps->p >= 8)
+			{
+				uint64_t	x = dj_load8(ps->p);
+				uint64_t	m = dj_has_byte(x, '\\');
+				int			k;
+
+				if (m == 0)
+				{
+					memcpy(buf + n, &x, 8);
+					n += 8;
+					ps->p += 8;
+					continue;
+				}
+				k = dj_first_flagged(m);
+				memcpy(buf + n, &x, 8);	/* only k bytes count */
+				n += k;
+				ps->p += k;
+			}
+			c = *ps->p;
 			if (c != '\\')
 			{
 				buf[n++] = c;

@@ -99,3 +99,73 @@ UNIT_TEST(djson_allocation_limit_is_an_error)
 	UNIT_CHECK(strcmp(err.message, "out of memory") == 0);
 	fmt_arena_free_all(&arena);
 }
+
+/*
+ * The string scanner works eight bytes at a time: put every kind of special
+ * byte (quote escape, \u escape, multi-byte UTF-8, control character,
+ * invalid UTF-8) at every offset around block boundaries and check the
+ * result (and the error offset) against what a byte-wise reading gives.
+ */
+UNIT_TEST(djson_strings_at_every_block_offset)
+{
+	static const struct
+	{
+		const char *piece;		/* as written in the JSON text */
+		const char *decoded;	/* NULL: the string must be refused */
+		size_t		bad_at;		/* offset of the refused byte in piece */
+	}			cases[] = {
+		{"\\\"", "\"", 0},
+		{"\\\\", "\\", 0},
+		{"\\u00e9", "\xc3\xa9", 0},
+		{"\\ud83d\\ude00", "\xf0\x9f\x98\x80", 0},
+		{"\xc3\xa9", "\xc3\xa9", 0},
+		{"\xe2\x82\xac", "\xe2\x82\xac", 0},
+		{"\t", NULL, 0},
+		{"\x7f", "\x7f", 0},
+		{"\xff", NULL, 0},
+		{"\\x", NULL, 2},
+	};
+	FmtArena	arena;
+	size_t		c;
+	int			pre;
+	int			post;
+
+	fmt_arena_init(&arena, 0);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (pre = 0; pre < 20; pre++)
+			for (post = 0; post < 12; post += 3)
+			{
+				char		text[128];
+				char		want[128];
+				size_t		n = 0;
+				DjValue		v;
+				DjError		err;
+				bool		ok;
+				int			k;
+
+				text[n++] = '"';
+				for (k = 0; k < pre; k++)
+					text[n++] = (char) ('a' + k % 26);
+				memcpy(text + n, cases[c].piece, strlen(cases[c].piece));
+				n += strlen(cases[c].piece);
+				for (k = 0; k < post; k++)
+					text[n++] = 'z';
+				text[n++] = '"';
+				text[n] = '\0';
+				ok = parse(&arena, text, &v, &err);
+				if (cases[c].decoded == NULL)
+				{
+					UNIT_CHECK(!ok);
+					UNIT_CHECK(err.offset == (size_t) (1 + pre) + cases[c].bad_at);
+					continue;
+				}
+				UNIT_CHECK(ok && v.type == DJ_STRING);
+				for (k = 0; k < pre; k++)
+					want[k] = (char) ('a' + k % 26);
+				strcpy(want + pre, cases[c].decoded);
+				for (k = 0; k < post; k++)
+					strcat(want, "z");
+				UNIT_CHECK(ok && strcmp(v.u.str, want) == 0 && v.len == strlen(want));
+			}
+	fmt_arena_free_all(&arena);
+}

@@ -69,6 +69,25 @@ numeric_in(PG_FUNCTION_ARGS)
 	abort();
 }
 
+Numeric
+int64_to_numeric(int64 val)
+{
+	abort();
+}
+
+Numeric
+int64_div_fast_to_numeric(int64 val1, int log10val2)
+{
+	abort();
+}
+
+void
+pg_qsort(void *base, size_t nel, size_t elsize,
+		 int (*cmp) (const void *, const void *))
+{
+	abort();
+}
+
 Datum
 DirectFunctionCall3Coll(PGFunction func, Oid collation, Datum arg1,
 						Datum arg2, Datum arg3)
