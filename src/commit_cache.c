@@ -382,7 +382,7 @@ commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc cached commit",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	commit = DeltaLogReadCommitMode(log, version, DELTA_DECODE_DEFER_STATS);
+	commit = DeltaLogReadCommitMode(log, version, DELTA_DECODE_ROW);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&

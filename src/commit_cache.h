@@ -60,9 +60,10 @@ typedef struct CommitCacheRef
 extern CommitCacheScope *commit_cache_scope_begin(void);
 
 /*
- * The JSON commit 'version' of 'log', decoded with
- * DELTA_DECODE_DEFER_STATS (so numRecords/tightBounds are only set once the
- * statistics were decoded, delta_commit_stats_ensure), from the cache or
+ * The JSON commit 'version' of 'log', decoded with DELTA_DECODE_ROW (stats
+ * kept as text, numRecords/tightBounds only set once the statistics were
+ * decoded by delta_commit_stats_ensure, tags not kept: the conflict checks
+ * never read them), from the cache or
  * read now (and cached when it fits).  The ref is allocated in the scope's
  * context.  Same errors as DeltaLogReadCommit.
  */

@@ -632,6 +632,7 @@ typedef struct StatsScan
 	bool		has_min_obj;	/* minValues present (any type) */
 	bool		has_max_obj;
 	bool		has_nc_obj;
+	int		   *namelen;		/* [nfields]: strlen of physical names */
 	ScanSpan   *min;			/* [nfields]; type -1: absent */
 	ScanSpan   *max;
 	ScanSpan   *nc;
@@ -646,6 +647,8 @@ static bool scan_value(StatsScan *sc, int depth, ScanSpan *span,
 static inline void
 scan_ws(StatsScan *sc)
 {
+	if (likely(sc->p < sc->end && (unsigned char) *sc->p > ' '))
+		return;					/* the usual case: no white space */
 	while (sc->p < sc->end &&
 		   (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
 		sc->p++;
@@ -659,7 +662,7 @@ static bool scan_plain[256];
 static bool scan_plain_ready = false;
 
 /* a string of printable ASCII without escapes; false otherwise */
-static bool
+static inline bool
 scan_string(StatsScan *sc, ScanSpan *span)
 {
 	const unsigned char *q = (const unsigned char *) sc->p + 1;
@@ -677,7 +680,7 @@ scan_string(StatsScan *sc, ScanSpan *span)
 }
 
 /* a number in JSON syntax (as parse_number) */
-static bool
+static inline bool
 scan_number(StatsScan *sc, ScanSpan *span)
 {
 	const char *s = sc->p;
@@ -773,7 +776,20 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 				for (k = 0; k < sc->nfields; k++)
 					sub[k].type = SPAN_ABSENT;
 		}
-		if (!scan_value(sc, depth + 1, &val, sub))
+		/* scalars inline (the common case), the rest through scan_value */
+		scan_ws(sc);
+		if (sc->p < sc->end && *sc->p == '"')
+		{
+			if (!scan_string(sc, &val))
+				return false;
+		}
+		else if (sc->p < sc->end &&
+				 ((*sc->p >= '0' && *sc->p <= '9') || *sc->p == '-'))
+		{
+			if (!scan_number(sc, &val))
+				return false;
+		}
+		else if (!scan_value(sc, depth + 1, &val, sub))
 			return false;
 		if (depth == 0)
 		{
@@ -786,9 +802,8 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 		{
 			for (k = 0; k < sc->nfields; k++)
 			{
-				const char *name = sc->fields[k]->physical_name;
-
-				if (strncmp(name, key.p, key.len) == 0 && name[key.len] == '\0')
+				if (sc->namelen[k] == key.len &&
+					memcmp(sc->fields[k]->physical_name, key.p, key.len) == 0)
 					entries[k] = val;
 			}
 		}
@@ -919,7 +934,8 @@ span_value(const ScanSpan *span, DjValue *v, char *buf)
  */
 static bool
 scan_stats(const char *json, int nfields, const DeltaField *const *fields,
-		   ScanSpan *spans, DeltaStatsHeader *hdr, DeltaLeafStats **out)
+		   const int *namelen, ScanSpan *spans, DeltaStatsHeader *hdr,
+		   DeltaLeafStats **out)
 {
 	StatsScan	sc;
 	ScanSpan	root;
@@ -939,6 +955,7 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 	sc.end = json + strlen(json);
 	sc.nfields = nfields;
 	sc.fields = fields;
+	sc.namelen = (int *) namelen;
 	sc.min = spans;
 	sc.max = spans + nfields;
 	sc.nc = spans + 2 * nfields;
@@ -1214,6 +1231,7 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 	DeltaStatsHeader *hdr = NULL;
 	const DeltaField **newfields;
 	ScanSpan   *spans;
+	int		   *namelen;
 	DeltaLeafStats **outs;
 	bool		can_scan;
 	char	  **keys;
@@ -1290,6 +1308,9 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 			can_scan = false;	/* nested: the parse tree finds it */
 	}
 	spans = palloc(sizeof(ScanSpan) * 3 * Max(nnew, 1));
+	namelen = palloc(sizeof(int) * Max(nnew, 1));
+	for (j = 0; j < nnew; j++)
+		namelen[j] = (int) strlen(newfields[j]->physical_name);
 	outs = palloc(sizeof(DeltaLeafStats *) * Max(nnew, 1));
 	for (i = 0; i < cs->nfiles; i++)
 	{
@@ -1312,7 +1333,8 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 		MemoryContextSwitchTo(scratch);
 		for (j = 0; j < nnew; j++)
 			outs[j] = &newcols[j]->vals[i];
-		if (can_scan && scan_stats(json, nnew, newfields, spans, &h, outs))
+		if (can_scan && scan_stats(json, nnew, newfields, namelen, spans, &h,
+								   outs))
 		{
 #ifdef USE_ASSERT_CHECKING
 			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
