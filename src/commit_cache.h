@@ -71,6 +71,17 @@ extern CommitCacheRef *commit_cache_get(CommitCacheScope *scope, DeltaLog *log,
 										int64 version);
 
 /*
+ * Commit 'version' when only its table-level actions (metaData, protocol,
+ * commitInfo, txn, domainMetadata) matter: a full entry is served if
+ * cached, else the commit is read with its provable file-action lines
+ * skipped unparsed (n_files and n_actions then miss them) and cached under
+ * a key of its own.  Same errors as DeltaLogReadCommit for the lines read.
+ */
+extern CommitCacheRef *commit_cache_get_table_actions(CommitCacheScope *scope,
+													  DeltaLog *log,
+													  int64 version);
+
+/*
  * After attaching more memory to ref->cxt: account for it, and evict other
  * entries (or drop this one from the cache, leaving it to the scope) when
  * the total exceeds the limit.

@@ -262,7 +262,31 @@ read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
 		DeltaCommit *c;
 
 		CHECK_FOR_INTERRUPTS();
-		c = commit_cache_get(scope, log, v)->commit;
+		c = commit_cache_get_table_actions(scope, log, v)->commit;
+#ifdef USE_ASSERT_CHECKING
+		{
+			/* skipping the file actions must not change the table actions */
+			DeltaCommit *full = DeltaLogReadCommit(log, v);
+
+			Assert((full->metadata == NULL) == (c->metadata == NULL));
+			Assert((full->protocol == NULL) == (c->protocol == NULL));
+			Assert(full->metadata == NULL ||
+				   ((full->metadata->id == NULL) == (c->metadata->id == NULL) &&
+					(full->metadata->id == NULL ||
+					 strcmp(full->metadata->id, c->metadata->id) == 0) &&
+					(full->metadata->schema_string == NULL) ==
+					(c->metadata->schema_string == NULL) &&
+					(full->metadata->schema_string == NULL ||
+					 strcmp(full->metadata->schema_string,
+							c->metadata->schema_string) == 0) &&
+					full->metadata->n_configuration == c->metadata->n_configuration));
+			Assert(full->protocol == NULL ||
+				   (full->protocol->min_reader_version == c->protocol->min_reader_version &&
+					full->protocol->min_writer_version == c->protocol->min_writer_version &&
+					full->protocol->n_reader_features == c->protocol->n_reader_features &&
+					full->protocol->n_writer_features == c->protocol->n_writer_features));
+		}
+#endif
 		if (*md == NULL && c->metadata != NULL)
 			*md = c->metadata;
 		if (*proto == NULL && c->protocol != NULL)
