@@ -88,6 +88,11 @@ typedef struct ReadBinding
 	DeltaLeafStats **colvals;	/* per column: the winner's files */
 	const DeltaFileAction *fast_file;
 	DeltaFileStats fast_stats;	/* leaves[] sized nleaves */
+	/* remembered answers (per read, for the current winner; NULL: none) */
+	char	  **memo_key[2];	/* [variant][read]: decision keys */
+	int		   *memo_keylen[2];
+	uint8	  **memo;			/* [read] */
+	int			reads_n;
 } ReadBinding;
 
 static bool
@@ -114,9 +119,16 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 		file >= rb->winner->files &&
 		file < rb->winner->files + rb->winner->n_files)
 	{
+		int			i = (int) (file - rb->winner->files);
+		uint8	   *memo = rb->memo[read];
+		bool		keep;
+
+#ifndef USE_ASSERT_CHECKING
+		if (memo != NULL && memo[i] != 0)
+			return memo[i] == 2 ? READ_MATCH_MAYBE : READ_MATCH_NO;
+#endif
 		if (rb->fast_file != file)
 		{
-			int			i = (int) (file - rb->winner->files);
 			const DeltaStatsHeader *h = &rb->hdr[i];
 			DeltaFileStats *fs = &rb->fast_stats;
 			int			k;
@@ -130,9 +142,15 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 				fs->leaves[rb->col_leaf[k]] = rb->colvals[k][i];
 			rb->fast_file = file;
 		}
-		return delta_read_stats_may_match(rb->rs, read, &rb->fast_stats,
-										  rb->nan_ok, NULL) ?
-			READ_MATCH_MAYBE : READ_MATCH_NO;
+		keep = delta_read_stats_may_match(rb->rs, read, &rb->fast_stats,
+										  rb->nan_ok, NULL);
+		if (memo != NULL)
+		{
+			/* (assert-enabled builds check every remembered answer) */
+			Assert(memo[i] == 0 || memo[i] == (keep ? 2 : 1));
+			memo[i] = keep ? 2 : 1;
+		}
+		return keep ? READ_MATCH_MAYBE : READ_MATCH_NO;
 	}
 	if (rb->cached_file != file)
 	{
@@ -283,6 +301,17 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 		rb->col_field[rb->ncols] = f;
 		rb->ncols++;
 	}
+	for (i = 0; i < 2; i++)
+	{
+		int			r;
+
+		rb->memo_key[i] = palloc0(sizeof(char *) * Max(rb->reads_n, 1));
+		rb->memo_keylen[i] = palloc0(sizeof(int) * Max(rb->reads_n, 1));
+		for (r = 0; r < rb->reads_n; r++)
+			rb->memo_key[i][r] = delta_read_decision_key(rb->rs, r, i == 1,
+														 &rb->memo_keylen[i][r]);
+	}
+	rb->memo = palloc0(sizeof(uint8 *) * Max(rb->reads_n, 1));
 	rb->fast_stats.nleaves = schema->nleaves;
 	rb->fast_stats.leaves = palloc0(sizeof(DeltaLeafStats) *
 									Max(schema->nleaves, 1));
@@ -419,6 +448,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	memset(&rb, 0, sizeof(rb));
 	rb.rs = delta_readset_compile_schema(schema, npreds,
 										 (const char *const *) preds);
+	rb.reads_n = npreds;
 	rb.texts = preds;
 	reads.n_reads = npreds;
 	reads.ctx = &rb;
@@ -504,6 +534,15 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 										   winner, rb.ncols, rb.col_field,
 										   rb.colvals, ref->cxt);
 			*ref->extra = cs;
+			for (i = 0; i < npreds; i++)
+			{
+				int			var = (winner->commit_info != NULL &&
+								   delta_writer_includes_nan(winner->commit_info->engine_info)) ? 1 : 0;
+
+				rb.memo[i] = rb.memo_key[var][i] == NULL ? NULL :
+					delta_commit_stats_memo(cs, rb.memo_key[var][i],
+											rb.memo_keylen[var][i], ref->cxt);
+			}
 			commit_cache_ref_grown(scope, ref);
 			rb.hdr = cs->hdr;
 		}
