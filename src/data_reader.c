@@ -335,7 +335,14 @@ dr_datum_json(StringInfo buf, DeltaTypeKind kind, Datum d, bool isnull)
 			{
 				bytea	   *b = DatumGetByteaPP(d);
 				Size		n = VARSIZE_ANY_EXHDR(b);
-				char	   *hex = palloc(n * 2 + 3);
+				char	   *hex;
+
+				if (n > (MaxAllocSize - 3) / 2)
+					ereport(ERROR,
+							errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							errmsg("binary value of %zu bytes is too large to render as hex",
+								   n));
+				hex = palloc(n * 2 + 3);
 
 				hex[0] = '\\';
 				hex[1] = 'x';
