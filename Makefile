@@ -79,7 +79,7 @@ FORMAT_SRCS = $(FORMAT_OBJS:.o=.c)
 FORMAT_TESTS = $(wildcard test/format/test_*.c)
 
 test/format/run_tests: $(FORMAT_SRCS) $(FORMAT_TESTS) test/format/run_tests.c test/format/unit.h
-	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/format -o $@ \
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Wvla -Isrc/format -o $@ \
 		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS)
 
 .PHONY: formatcheck

@@ -1,8 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * data_reader.c
- *	  Decoding Parquet data-file values into PostgreSQL Datums by Delta
- *	  schema leaf (shared by the row-level checker and read_rows).
+ *	  The one row iterator over Parquet data files (read_rows, read_parquet
+ *	  and the row-level checker), resolving Delta fields to file columns
+ *	  (physical names, or Parquet field ids in column mapping id mode),
+ *	  decoding values into PostgreSQL Datums, and rendering rows as JSON
+ *	  (one code path for every value, at every nesting level).
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -20,12 +23,12 @@
 #include "common/int.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
-#include "utils/builtins.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/json.h"
-#include "storage/fd.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -332,7 +335,14 @@ dr_datum_json(StringInfo buf, DeltaTypeKind kind, Datum d, bool isnull)
 			{
 				bytea	   *b = DatumGetByteaPP(d);
 				Size		n = VARSIZE_ANY_EXHDR(b);
-				char	   *hex = palloc(n * 2 + 3);
+				char	   *hex;
+
+				if (n > (MaxAllocSize - 3) / 2)
+					ereport(ERROR,
+							errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							errmsg("binary value of %zu bytes is too large to render as hex",
+								   n));
+				hex = palloc(n * 2 + 3);
 
 				hex[0] = '\\';
 				hex[1] = 'x';

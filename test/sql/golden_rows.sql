@@ -98,6 +98,17 @@ SELECT pg_temp.pq_try(:'pq' || '/corrupt/def_level_too_large.parquet');
 SELECT count(*) FROM deltacc.read_parquet(NULL);
 SELECT count(*) FROM deltacc.read_parquet(:'pq' || '/empty.parquet');
 
+-- a Delta type deltacc does not read, nested inside an array's struct
+-- element, is refused before anything is read (SQLSTATE 0A000)
+CREATE FUNCTION pg_temp.rows_try(p text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM count(*) FROM deltacc.read_rows(p);
+  RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT pg_temp.rows_try(:'abs_srcdir' || '/data/rows/unsupported_nested');
+
 -- a role without pg_read_server_files is refused (SQL grant and C check)
 CREATE ROLE deltacc_pq_nopriv;
 GRANT USAGE ON SCHEMA deltacc TO deltacc_pq_nopriv;
