@@ -162,6 +162,71 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 		READ_MATCH_MAYBE : READ_MATCH_NO;
 }
 
+/*
+ * rb_stats_filter: the stats tier for n files at once (no reasons): from
+ * the remembered answers where all reads have one, else rb_stats_match.
+ */
+static void
+rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
+{
+	ReadBinding *rb = ctx;
+	const int	nreads = rb->reads_n;
+	uint8	  **memo = rb->memo;
+	const DeltaFileAction *first = NULL;
+	const DeltaFileAction *last = NULL;
+	int			i,
+				r;
+
+	if (rb->hdr != NULL)
+	{
+		first = rb->winner->files;
+		last = first + rb->winner->n_files;
+		for (r = 0; r < nreads; r++)
+			if (memo[r] == NULL)
+				first = last = NULL;	/* some read remembers nothing */
+	}
+	for (i = 0; i < n; i++)
+	{
+		const DeltaFileAction *f = files[i];
+		bool		k = false;
+		bool		known = false;
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (f >= first && f < last)
+		{
+			int			idx = (int) (f - first);
+
+			known = true;
+			for (r = 0; r < nreads; r++)
+			{
+				uint8		m = memo[r][idx];
+
+				if (m == 2)
+				{
+					k = true;
+					break;
+				}
+				if (m == 0)
+				{
+					known = false;
+					break;
+				}
+			}
+		}
+#ifdef USE_ASSERT_CHECKING
+		known = false;			/* assert-enabled builds recheck every answer */
+#endif
+		if (!known)
+		{
+			k = false;
+			for (r = 0; r < nreads && !k; r++)
+				k = rb_stats_match(ctx, r, f, NULL) == READ_MATCH_MAYBE;
+		}
+		keep[i] = k;
+	}
+}
+
 static bool
 rb_partition_match(void *ctx, int read, const DeltaFileAction *file,
 				   char **reason)
@@ -474,10 +539,12 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 										 (const char *const *) preds);
 	rb.reads_n = npreds;
 	rb.texts = preds;
+	memset(&reads, 0, sizeof(reads));
 	reads.n_reads = npreds;
 	reads.ctx = &rb;
 	reads.has_data_conjunct = rb_has_data_conjunct;
 	reads.stats_match = rb_stats_match;
+	reads.stats_filter = rb_stats_filter;
 	reads.partition_match = rb_partition_match;
 	reads.read_text = rb_read_text;
 	reads.compiled = rb.rs;

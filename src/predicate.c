@@ -63,9 +63,11 @@
 #include "utils/datetime.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "predicate.h"
@@ -282,13 +284,48 @@ field_has_minmax(CompileCtx *cc, const DeltaField *f)
 	return true;
 }
 
+/*
+ * The default btree opfamily of a few types, for btree_family; emptied
+ * whenever pg_opclass changes (syscache invalidation).
+ */
+static Oid	family_cache_type[16];
+static Oid	family_cache_fam[16];
+static int	family_cache_n = 0;
+static bool family_cache_registered = false;
+
+/* syscache callback: forget the remembered opfamilies */
+static void
+family_cache_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	family_cache_n = 0;
+}
+
 /* Default btree opfamily of type t, or InvalidOid. */
 static Oid
 btree_family(Oid t)
 {
-	Oid			opclass = GetDefaultOpClass(t, BTREE_AM_OID);
+	Oid			opclass;
+	Oid			fam;
+	int			i;
 
-	return OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+	/* GetDefaultOpClass scans pg_opclass: remember the last few answers */
+	if (!family_cache_registered)
+	{
+		CacheRegisterSyscacheCallback(CLAOID, family_cache_reset, (Datum) 0);
+		family_cache_registered = true;
+	}
+	for (i = 0; i < family_cache_n; i++)
+		if (family_cache_type[i] == t)
+			return family_cache_fam[i];
+	opclass = GetDefaultOpClass(t, BTREE_AM_OID);
+	fam = OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+	if (family_cache_n < lengthof(family_cache_type))
+	{
+		family_cache_type[family_cache_n] = t;
+		family_cache_fam[family_cache_n] = fam;
+		family_cache_n++;
+	}
+	return fam;
 }
 
 static int
