@@ -72,18 +72,77 @@ ckpt_pq_error(const PqError *err)
  * valid UTF-8 without NUL bytes (ERRCODE_DATA_CORRUPTED otherwise).
  */
 static void
-append_pq_string(StringInfo buf, const PqValue *v)
+check_pq_string(const PqValue *v)
 {
-	char	   *s;
-
 	if (!pg_verify_mbstr(PG_UTF8, (const char *) v->u.bytes, (int) v->len, true))
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("invalid UTF-8 string in checkpoint column \"%s\"",
 					   v->node ? v->node->name : "?"));
-	s = pnstrdup((const char *) v->u.bytes, v->len);
-	dc_json_append_string(buf, s);
-	pfree(s);
+}
+
+static void
+append_pq_string(StringInfo buf, const PqValue *v)
+{
+	check_pq_string(v);
+	dc_json_append_string_len(buf, (const char *) v->u.bytes, v->len);
+}
+
+/*
+ * Raise the errors append_pq_value would raise for v, without rendering it
+ * (for values a row's JSON leaves out but that were always checked).
+ */
+static void
+check_pq_value(const PqValue *v)
+{
+	uint32		i;
+
+	check_stack_depth();
+	switch (v->kind)
+	{
+		case PQV_NULL:
+		case PQV_BYTES:
+		case PQV_BOOL:
+		case PQV_INT32:
+		case PQV_INT64:
+		case PQV_FLOAT:
+		case PQV_DOUBLE:
+		case PQV_DECIMAL:
+		case PQV_DATE:
+		case PQV_TIMESTAMP:
+			break;
+		case PQV_STRING:
+			check_pq_string(v);
+			break;
+		case PQV_STRUCT:
+			for (i = 0; i < v->len; i++)
+				if (v->u.items[i].kind != PQV_NULL)
+					check_pq_value(&v->u.items[i]);
+			break;
+		case PQV_LIST:
+			for (i = 0; i < v->len; i++)
+				check_pq_value(&v->u.items[i]);
+			break;
+		case PQV_MAP:
+			for (i = 0; i < v->len; i++)
+			{
+				const PqValue *k = &v->u.map.keys[i];
+
+				if (k->kind != PQV_STRING)
+					ereport(ERROR,
+							errcode(ERRCODE_DATA_CORRUPTED),
+							errmsg("checkpoint map key of type %s is not a string",
+								   pq_value_kind_name(k->kind)));
+				check_pq_string(k);
+				check_pq_value(&v->u.map.values[i]);
+			}
+			break;
+		default:
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("unexpected Parquet value kind %d in checkpoint",
+						   (int) v->kind));
+	}
 }
 
 /*
@@ -256,6 +315,81 @@ append_pq_value(StringInfo buf, const PqValue *v, bool is_add)
 }
 
 /*
+ * Render a row as its JSON action object.  The "add" struct (when add is
+ * not NULL) is rendered without stats_parsed and partitionValues_parsed
+ * (only checked: they are handled separately or not needed) and, when its
+ * one "stats" field is a string, without it: *stats_out then points to that
+ * value (checked to be UTF-8) for the caller to set directly, which saves
+ * escaping and parsing the statistics as JSON.  Otherwise *stats_out is
+ * NULL.
+ */
+static void
+append_row(StringInfo buf, const PqValue *row, const PqValue *add,
+		   const PqValue **stats_out)
+{
+	uint32		i;
+	uint32		j;
+	bool		first = true;
+	int			n_stats = 0;
+
+	*stats_out = NULL;
+	appendStringInfoChar(buf, '{');
+	for (i = 0; i < row->len; i++)
+	{
+		const PqValue *it = &row->u.items[i];
+
+		if (it->kind == PQV_NULL)
+			continue;
+		if (!first)
+			appendStringInfoChar(buf, ',');
+		first = false;
+		dc_json_append_string(buf, it->node ? it->node->name : "");
+		appendStringInfoChar(buf, ':');
+		if (it != add)
+		{
+			append_pq_value(buf, it, false);
+			continue;
+		}
+		for (j = 0; j < it->len; j++)
+			if (it->u.items[j].node &&
+				strcmp(it->u.items[j].node->name, "stats") == 0)
+				n_stats++;
+		appendStringInfoChar(buf, '{');
+		first = true;
+		for (j = 0; j < it->len; j++)
+		{
+			const PqValue *f = &it->u.items[j];
+			const char *name = f->node ? f->node->name : "";
+
+			if (f->kind == PQV_NULL)
+				continue;
+			if (strcmp(name, "stats_parsed") == 0 ||
+				strcmp(name, "partitionValues_parsed") == 0)
+			{
+				check_pq_value(f);
+				continue;
+			}
+			if (n_stats == 1 && f->kind == PQV_STRING &&
+				strcmp(name, "stats") == 0)
+			{
+				check_pq_string(f);
+				*stats_out = f;
+				continue;
+			}
+			if (!first)
+				appendStringInfoChar(buf, ',');
+			first = false;
+			dc_json_append_string(buf, name);
+			appendStringInfoChar(buf, ':');
+			append_pq_value(buf, f, false);
+		}
+		appendStringInfoChar(buf, '}');
+		first = false;
+	}
+	appendStringInfoChar(buf, '}');
+}
+
+/*
  * Decode one Parquet checkpoint file (or Parquet sidecar), given relative
  * to the table root, into a DeltaCommit of 'version' allocated in
  * CurrentMemoryContext.  Row groups are decoded in a context reset per row
@@ -276,6 +410,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	FmtAllocator file_alloc;
 	FmtAllocator rg_alloc;
 	FmtAllocator row_alloc;
+	DcArena    *arena;
 	int			fd;
 	char	   *abs_path;
 	struct stat st;
@@ -299,6 +434,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	file_alloc = dc_fmt_allocator(file_cxt);
 	rg_alloc = dc_fmt_allocator(rg_cxt);
 	row_alloc = dc_fmt_allocator(row_cxt);
+	arena = dc_arena_create(file_cxt);
 
 	memset(&err, 0, sizeof(err));
 	f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc, NULL, &err);
@@ -322,8 +458,10 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 		for (;;)
 		{
 			const PqValue *add;
+			const PqValue *stats;
 			int			n_before;
 			DjValue		action;
+			uint32		i;
 
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextReset(row_cxt);
@@ -338,46 +476,28 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 						errcode(ERRCODE_DATA_CORRUPTED),
 						errmsg("checkpoint row is not a struct"));
 
+			/* a row with only nulls: a remove, commitInfo or other unprojected action */
+			for (i = 0; i < row.len; i++)
+				if (row.u.items[i].kind != PQV_NULL)
+					break;
+			if (i == row.len)
+				continue;
+			add = pq_struct_get(&row, "add");
+			if (add != NULL && add->kind != PQV_STRUCT)
+				add = NULL;
 			old = MemoryContextSwitchTo(row_cxt);
 			initStringInfo(&buf);
-			append_pq_value(&buf, &row, false);
-			if (strcmp(buf.data, "{}") == 0)
-			{
-				/* a remove, commitInfo or other unprojected action */
-				MemoryContextSwitchTo(old);
-				continue;
-			}
-			/* the add struct must be rendered without its parsed copies */
-			add = pq_struct_get(&row, "add");
-			if (add != NULL && add->kind == PQV_STRUCT)
-			{
-				uint32		i;
-				bool		first = true;
-
-				resetStringInfo(&buf);
-				appendStringInfoChar(&buf, '{');
-				for (i = 0; i < row.len; i++)
-				{
-					const PqValue *it = &row.u.items[i];
-
-					if (it->kind == PQV_NULL)
-						continue;
-					if (!first)
-						appendStringInfoChar(&buf, ',');
-					first = false;
-					dc_json_append_string(&buf, it->node ? it->node->name : "");
-					appendStringInfoChar(&buf, ':');
-					append_pq_value(&buf, it, it == add);
-				}
-				appendStringInfoChar(&buf, '}');
-			}
-			action = dc_json_parse(buf.data, buf.len, "checkpoint row",
-								   ERRCODE_DATA_CORRUPTED);
+			append_row(&buf, &row, add, &stats);
+			action = dc_json_parse_arena(arena, buf.data, buf.len, "checkpoint row",
+										 ERRCODE_DATA_CORRUPTED);
 			MemoryContextSwitchTo(old);
 
 			n_before = b.n_files;
 			DeltaDecodeAction(&b, &action);
-			if (add != NULL && add->kind == PQV_STRUCT && b.n_files > n_before &&
+			if (stats != NULL && b.n_files > n_before)
+				DeltaFileSetStats(&b, &b.files[b.n_files - 1],
+								  (const char *) stats->u.bytes, stats->len);
+			if (add != NULL && b.n_files > n_before &&
 				b.files[b.n_files - 1].stats == NULL)
 			{
 				const PqValue *sp = pq_struct_get(add, "stats_parsed");
