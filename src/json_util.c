@@ -569,6 +569,17 @@ dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
 static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
+/*
+ * Forget the scratch space without freeing it: for standalone harnesses
+ * (test/fuzz) whose allocator stub frees all memory between inputs.
+ */
+void
+dc_json_scratch_forget(void)
+{
+	dc_scratch_arena = NULL;
+	dc_scratch_cxt = NULL;
+}
+
 static void
 dc_scratch_prepare(void)
 {
@@ -693,7 +704,11 @@ dc_json_append_string_len(StringInfo buf, const char *s, size_t len)
 				esc = "\\\\";
 				break;
 			default:
-				snprintf(hex, sizeof(hex), "\\u%04x", (int) c);
+				/* "\\u%04x" of a control character */
+				memcpy(hex, "\\u00", 4);
+				hex[4] = "0123456789abcdef"[c >> 4];
+				hex[5] = "0123456789abcdef"[c & 0xF];
+				hex[6] = '\0';
 				esc = hex;
 				break;
 		}

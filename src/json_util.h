@@ -140,4 +140,10 @@ extern bool dc_json_peek(const char *text, size_t len,
 						 void (*peek) (void *arg, const DjValue *v),
 						 void *arg);
 
+/*
+ * Drop the backend-wide scratch space of the functions above without
+ * freeing it (for test harnesses that free all memory between inputs).
+ */
+extern void dc_json_scratch_forget(void);
+
 #endif							/* DELTACC_JSON_UTIL_H */
