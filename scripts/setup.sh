@@ -32,7 +32,7 @@ fi
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 # Warnings are errors in our own builds (never in the Makefile: packagers'
 # compilers differ).
-export PG_CFLAGS=${PG_CFLAGS:-"-Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare -DUSE_ASSERT_CHECKING"}
+export PG_CFLAGS=${PG_CFLAGS:-"-Wall -Wextra -Werror -Wvla -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare -DUSE_ASSERT_CHECKING"}
 make -s PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$PG_CFLAGS" >/dev/null
 $SUDO make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 echo "setup: deltacc built and installed for PostgreSQL $PG_MAJOR"

@@ -43,6 +43,15 @@ export DELTACC_TABLES=${DELTACC_TABLES:-}
 LOG=$(mktemp -d)
 trap 'rm -rf "$LOG"' EXIT
 
+# 0. The C conventions that can be checked mechanically (scripts/lint.py:
+#    no // comments, src/format free of PostgreSQL headers, "postgres.h"
+#    first, errcodes on every ereport(ERROR), no libc allocation or stdio).
+#    VLAs are refused by the compiler (-Wvla -Werror, scripts/setup.sh).
+echo "== conventions (scripts/lint.py)"
+python3 scripts/lint.py > "$LOG/lint.out" 2>&1
+grep -vE '^ok ' "$LOG/lint.out" || true
+add_counts "$LOG/lint.out"
+
 # 1. Unit tests of the pure-C decoders.
 echo "== unit tests (src/format)"
 make -s test/format/run_tests >/dev/null 2>"$LOG/unit.err" || cat "$LOG/unit.err"

@@ -79,6 +79,9 @@ struct CommitCacheScope
 	CommitCacheEntry **pinned;
 };
 
+static CommitCacheRef *cache_get(CommitCacheScope *scope, DeltaLog *log,
+								  int64 version, bool table_only);
+
 static MemoryContext cache_cxt = NULL;
 static HTAB *cache_hash = NULL;
 static dlist_head cache_lru = DLIST_STATIC_INIT(cache_lru);
@@ -326,11 +329,308 @@ entry_ref(CommitCacheScope *scope, CommitCacheEntry *e)
 	return ref;
 }
 
+/* ---------------------------------------------------------------------
+ * Reading only a commit's table-level actions
+ *
+ * The read version's metaData and protocol are all the checker needs from
+ * it when the read files are given.  Its file actions are skipped without
+ * a parse tree when a line is provably one add / remove / cdc action: the
+ * line is a JSON object whose only key is that action, and the whole line
+ * is valid JSON of a conservative subset (printable ASCII, the standard
+ * escapes, \u escapes other than \u0000 and surrogates, numbers in JSON
+ * syntax, nesting at most SKIP_MAX_DEPTH); any other line is parsed and
+ * decoded as usual.  (A skipped file action's fields are not checked.)
+ * ---------------------------------------------------------------------
+ */
+#define SKIP_MAX_DEPTH 32
+
+/* skip JSON white space */
+static inline const char *
+skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* is c a hexadecimal digit */
+static inline bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		(c >= 'A' && c <= 'F');
+}
+
+/*
+ * skip_plain[c]: byte c stands for itself in a string of the subset
+ * (printable ASCII other than '"' and backslash); filled on first use.
+ */
+static bool skip_plain[256];
+static bool skip_plain_ready = false;
+
+/* a string in the subset at *pp (the opening quote); false: not provable */
+static bool
+skip_string(const char **pp, const char *end)
+{
+	const unsigned char *p = (const unsigned char *) *pp + 1;
+	const unsigned char *e = (const unsigned char *) end;
+
+	if (unlikely(!skip_plain_ready))
+	{
+		int			k;
+
+		for (k = 0; k < 256; k++)
+			skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+		skip_plain_ready = true;
+	}
+	while (p < e)
+	{
+		unsigned char c;
+
+		/* runs of plain bytes, four at a time */
+		while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
+			   skip_plain[p[2]] && skip_plain[p[3]])
+			p += 4;
+		while (p < e && skip_plain[*p])
+			p++;
+		if (p >= e)
+			break;
+		c = *p;
+		if (c == '"')
+		{
+			*pp = (const char *) p + 1;
+			return true;
+		}
+		if (c != '\\')
+			return false;		/* control or non-ASCII: let djson judge */
+		if (e - p < 2)
+			return false;
+		c = p[1];
+		if (c == 'u')
+		{
+			if (e - p < 6 || !is_hex(p[2]) || !is_hex(p[3]) ||
+				!is_hex(p[4]) || !is_hex(p[5]))
+				return false;
+			if (memcmp(p + 2, "0000", 4) == 0 ||
+				((p[2] == 'd' || p[2] == 'D') &&
+				 strchr("89abcdefABCDEF", p[3]) != NULL))
+				return false;	/* \u0000, surrogates: let djson judge */
+			p += 6;
+			continue;
+		}
+		if (c == '\0' || strchr("\"\\/bfnrt", c) == NULL)
+			return false;
+		p += 2;
+	}
+	return false;
+}
+
+/* one JSON value of the subset at *pp; false: not provable */
+static bool
+skip_value(const char **pp, const char *end, int depth)
+{
+	const char *p = skip_ws(*pp, end);
+
+	if (depth > SKIP_MAX_DEPTH || p >= end)
+		return false;
+	switch (*p)
+	{
+		case '{':
+		case '[':
+			{
+				char		close = (*p == '{') ? '}' : ']';
+				bool		object = (*p == '{');
+
+				p = skip_ws(p + 1, end);
+				if (p < end && *p == close)
+				{
+					*pp = p + 1;
+					return true;
+				}
+				for (;;)
+				{
+					if (object)
+					{
+						p = skip_ws(p, end);
+						if (p >= end || *p != '"' || !skip_string(&p, end))
+							return false;
+						p = skip_ws(p, end);
+						if (p >= end || *p != ':')
+							return false;
+						p++;
+					}
+					if (!skip_value(&p, end, depth + 1))
+						return false;
+					p = skip_ws(p, end);
+					if (p >= end)
+						return false;
+					if (*p == ',')
+					{
+						p++;
+						continue;
+					}
+					if (*p != close)
+						return false;
+					*pp = p + 1;
+					return true;
+				}
+			}
+		case '"':
+			*pp = p;
+			return skip_string(pp, end);
+		case 't':
+		case 'n':
+			if (end - p < 4 || (memcmp(p, "true", 4) != 0 &&
+								memcmp(p, "null", 4) != 0))
+				return false;
+			*pp = p + 4;
+			return true;
+		case 'f':
+			if (end - p < 5 || memcmp(p, "false", 5) != 0)
+				return false;
+			*pp = p + 5;
+			return true;
+		default:
+			{
+				const char *s = p;
+
+				if (*p == '-')
+					p++;
+				if (p >= end)
+					return false;
+				if (*p == '0')
+					p++;
+				else if (*p >= '1' && *p <= '9')
+					while (p < end && *p >= '0' && *p <= '9')
+						p++;
+				else
+					return false;
+				if (p < end && *p == '.')
+				{
+					p++;
+					if (p >= end || *p < '0' || *p > '9')
+						return false;
+					while (p < end && *p >= '0' && *p <= '9')
+						p++;
+				}
+				if (p < end && (*p == 'e' || *p == 'E'))
+				{
+					p++;
+					if (p < end && (*p == '+' || *p == '-'))
+						p++;
+					if (p >= end || *p < '0' || *p > '9')
+						return false;
+					while (p < end && *p >= '0' && *p <= '9')
+						p++;
+				}
+				if (p - s > 4096)
+					return false;
+				*pp = p;
+				return true;
+			}
+	}
+}
+
+/*
+ * skip_file_action_line: DeltaActionLineSkip for reading only table-level
+ * actions: true when the line is provably exactly one add, remove or cdc
+ * action (see above).
+ */
+static bool
+skip_file_action_line(void *arg, const char *line, Size len)
+{
+	const char *p = line;
+	const char *end = line + len;
+	static const char *const keys[] = {"\"add\"", "\"remove\"", "\"cdc\""};
+	int			i;
+	bool		matched = false;
+
+	p = skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = skip_ws(p + 1, end);
+	for (i = 0; i < lengthof(keys); i++)
+	{
+		size_t		kl = strlen(keys[i]);
+
+		if ((size_t) (end - p) >= kl && memcmp(p, keys[i], kl) == 0)
+		{
+			p += kl;
+			matched = true;
+			break;
+		}
+	}
+	if (!matched)
+		return false;
+	p = skip_ws(p, end);
+	if (p >= end || *p != ':')
+		return false;
+	p++;
+	if (!skip_value(&p, end, 1))
+		return false;
+	p = skip_ws(p, end);
+	if (p >= end || *p != '}')
+		return false;
+	p = skip_ws(p + 1, end);
+	return p == end;
+}
+
+/* DeltaLogScanActionFileSkip callback: decode the action into a builder */
+static void
+decode_table_action(void *arg, const DjValue *action, int64 offset,
+					int32 len, int64 line_no)
+{
+	DeltaDecodeAction((DeltaCommitBuilder *) arg, action);
+}
+
+/*
+ * read_commit_table_actions: commit 'version' with its metaData, protocol,
+ * commitInfo, txn and domain actions decoded and (provable) file actions
+ * skipped; in CurrentMemoryContext.
+ */
+static DeltaCommit *
+read_commit_table_actions(DeltaLog *log, int64 version)
+{
+	DeltaCommitBuilder b;
+	char	   *name;
+
+	DeltaLogCheckCommitAvailable(log, version);
+	name = DeltaCommitFileName(version);
+	DeltaCommitBuilderInit(&b, version);
+	b.mode = DELTA_DECODE_ROW;
+	DeltaLogScanActionFileSkip(log, name, skip_file_action_line,
+							   decode_table_action, &b);
+	pfree(name);
+	return DeltaCommitBuilderFinish(&b);
+}
+
 /*
  * commit_cache_get: see commit_cache.h.
  */
 CommitCacheRef *
 commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
+{
+	return cache_get(scope, log, version, false);
+}
+
+/*
+ * commit_cache_get_table_actions: see commit_cache.h.
+ */
+CommitCacheRef *
+commit_cache_get_table_actions(CommitCacheScope *scope, DeltaLog *log,
+							   int64 version)
+{
+	return cache_get(scope, log, version, true);
+}
+
+/*
+ * cache_get: commit 'version' from the cache or read now.  table_only: the
+ * table-level actions suffice (a full entry serves too; otherwise a
+ * table-actions entry under its own key).
+ */
+static CommitCacheRef *
+cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
+		  bool table_only)
 {
 	char	   *name;
 	char	   *path;
@@ -350,15 +650,34 @@ commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 
 	name = DeltaCommitFileName(version);
 	path = psprintf("%s/%s", log->table_path, name);
-	cacheable = cache_limit() > 0 && strlen(path) < MAXPGPATH &&
+	cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
 		file_identity(path, &before);
 
+	if (cacheable && table_only)
+	{
+		HashItem   *item;
+
+		/* a full decoding serves as well */
+		ensure_cache();
+		strlcpy(key, path, MAXPGPATH);
+		item = hash_search(cache_hash, key, HASH_FIND, NULL);
+		if (item != NULL && item->entry->version == version &&
+			same_identity(&item->entry->id, &before))
+		{
+			stat_hits++;
+			dlist_move_head(&cache_lru, &item->entry->node);
+			pfree(name);
+			pfree(path);
+			return entry_ref(scope, item->entry);
+		}
+	}
 	if (cacheable)
 	{
 		HashItem   *item;
 
 		ensure_cache();
-		strlcpy(key, path, MAXPGPATH);
+		/* the key: the file's path, "#table" appended for table actions */
+		snprintf(key, MAXPGPATH, "%s%s", path, table_only ? "#table" : "");
 		item = hash_search(cache_hash, key, HASH_FIND, NULL);
 		if (item != NULL)
 		{
@@ -382,7 +701,10 @@ commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc cached commit",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	commit = DeltaLogReadCommitMode(log, version, DELTA_DECODE_DEFER_STATS);
+	if (table_only)
+		commit = read_commit_table_actions(log, version);
+	else
+		commit = DeltaLogReadCommitMode(log, version, DELTA_DECODE_ROW);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&
@@ -398,7 +720,7 @@ commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 
 			ensure_cache();
 			e = MemoryContextAllocZero(cache_cxt, sizeof(CommitCacheEntry));
-			e->path = MemoryContextStrdup(cache_cxt, path);
+			e->path = MemoryContextStrdup(cache_cxt, key);
 			e->version = version;
 			e->id = before;
 			e->cxt = tmp;

@@ -60,14 +60,26 @@ typedef struct CommitCacheRef
 extern CommitCacheScope *commit_cache_scope_begin(void);
 
 /*
- * The JSON commit 'version' of 'log', decoded with
- * DELTA_DECODE_DEFER_STATS (so numRecords/tightBounds are only set once the
- * statistics were decoded, delta_commit_stats_ensure), from the cache or
+ * The JSON commit 'version' of 'log', decoded with DELTA_DECODE_ROW (stats
+ * kept as text, numRecords/tightBounds only set once the statistics were
+ * decoded by delta_commit_stats_ensure, tags not kept: the conflict checks
+ * never read them), from the cache or
  * read now (and cached when it fits).  The ref is allocated in the scope's
  * context.  Same errors as DeltaLogReadCommit.
  */
 extern CommitCacheRef *commit_cache_get(CommitCacheScope *scope, DeltaLog *log,
 										int64 version);
+
+/*
+ * Commit 'version' when only its table-level actions (metaData, protocol,
+ * commitInfo, txn, domainMetadata) matter: a full entry is served if
+ * cached, else the commit is read with its provable file-action lines
+ * skipped unparsed (n_files and n_actions then miss them) and cached under
+ * a key of its own.  Same errors as DeltaLogReadCommit for the lines read.
+ */
+extern CommitCacheRef *commit_cache_get_table_actions(CommitCacheScope *scope,
+													  DeltaLog *log,
+													  int64 version);
 
 /*
  * After attaching more memory to ref->cxt: account for it, and evict other

@@ -757,9 +757,13 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		 * file (nothing allocated per file), a survivor's reason is built
 		 * once it is known to survive.
 		 */
+		if (reads->stats_filter)
+			reads->stats_filter(reads->ctx, nadd, adds, survives);
 		for (i = 0; i < nadd; i++)
 		{
 			CHECK_FOR_INTERRUPTS();
+			if (reads->stats_filter && !survives[i])
+				continue;		/* ruled out by every read */
 			survives[i] = false;
 			for (r = 0; r < reads->n_reads; r++)
 			{

@@ -107,6 +107,14 @@ typedef struct ConflictReadSet
 									const DeltaFileAction *file,
 									char **reason);
 	const char *(*read_text) (void *ctx, int read);	/* for messages */
+
+	/*
+	 * Optional (NULL: stats_match per file and read): the stats tier for n
+	 * files at once, without reasons: keep[i] = stats_match(r, files[i],
+	 * NULL) is READ_MATCH_MAYBE for some read r.
+	 */
+	void		(*stats_filter) (void *ctx, int n,
+								 const DeltaFileAction **files, bool *keep);
 	struct DeltaReadSet *compiled;	/* the compiled reads, for the row-level
 									 * tier (src/rowlevel.c); may be NULL */
 } ConflictReadSet;

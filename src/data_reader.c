@@ -1,8 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * data_reader.c
- *	  Decoding Parquet data-file values into PostgreSQL Datums by Delta
- *	  schema leaf (shared by the row-level checker and read_rows).
+ *	  The one row iterator over Parquet data files (read_rows, read_parquet
+ *	  and the row-level checker), resolving Delta fields to file columns
+ *	  (physical names, or Parquet field ids in column mapping id mode),
+ *	  decoding values into PostgreSQL Datums, and rendering rows as JSON
+ *	  (one code path for every value, at every nesting level).
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -20,12 +23,12 @@
 #include "common/int.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
-#include "utils/builtins.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/json.h"
-#include "storage/fd.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -42,34 +45,53 @@ static void dr_value_json(StringInfo buf, DeltaRowIter *it,
 						  const DeltaField *f, const PqValue *v);
 
 /*
- * DeltaDataPhysicalPath: the dotted physical path of field f (its column
- * path in the Parquet file), palloc'd in the current context.
+ * dr_file_name: the name under which Delta field f is stored among the
+ * children of Parquet group node 'group' (NULL: absent from the file).
+ * Column mapping id mode (by_id) matches the Parquet field_id against
+ * delta.columnMapping.id, as Delta's id mode requires: when any child at
+ * that level carries a field_id, only an id match counts; a level without
+ * field ids falls back to the physical name.  Otherwise the physical name.
  */
-char *
-DeltaDataPhysicalPath(const DeltaField *f)
+static const char *
+dr_file_name(const PqSchemaNode *group, const DeltaField *f, bool by_id)
 {
-	StringInfoData path;
-	const DeltaField *p;
-	const DeltaField *chain[64];
-	int			depth = 0;
+	int			i;
+	bool		any_id = false;
 
-	for (p = f; p != NULL && depth < lengthof(chain); p = p->parent)
-		chain[depth++] = p;
-	initStringInfo(&path);
-	while (depth-- > 0)
-		appendStringInfo(&path, "%s%s", path.len ? "." : "",
-						 chain[depth]->physical_name);
-	return path.data;
+	if (!by_id || !f->has_field_id || group == NULL)
+		return f->physical_name;
+	for (i = 0; i < group->num_children; i++)
+	{
+		const PqSchemaNode *c = group->children[i];
+
+		if (!c->has_field_id)
+			continue;
+		any_id = true;
+		if ((int64) c->field_id == f->field_id)
+			return c->name;
+	}
+	return any_id ? NULL : f->physical_name;
 }
 
 /*
- * DeltaDataFindLeaf: the value of schema leaf f inside a projected row (a
- * PQV_STRUCT of top-level fields), following f's physical path through
- * nested structs.  NULL when absent; a null struct on the way gives a
- * PQV_NULL value.
+ * dr_child: the value of field f inside struct value v (NULL when absent).
  */
-const PqValue *
-DeltaDataFindLeaf(const PqValue *row, const DeltaField *f)
+static const PqValue *
+dr_child(const PqValue *v, const DeltaField *f, bool by_id)
+{
+	const char *name = dr_file_name(v->node, f, by_id);
+
+	return name ? pq_struct_get(v, name) : NULL;
+}
+
+/*
+ * dr_find_leaf: the value of schema field f inside a projected row (a
+ * PQV_STRUCT of top-level fields), following f's chain of parents through
+ * nested structs by file name (dr_file_name).  NULL when absent; a null
+ * struct on the way gives a PQV_NULL value.
+ */
+static const PqValue *
+dr_find_leaf(const PqValue *row, const DeltaField *f, bool by_id)
 {
 	const DeltaField *chain[64];
 	int			depth = 0;
@@ -84,11 +106,48 @@ DeltaDataFindLeaf(const PqValue *row, const DeltaField *f)
 	{
 		if (v->kind == PQV_NULL)
 			return v;
-		v = pq_struct_get(v, chain[depth]->physical_name);
+		v = dr_child(v, chain[depth], by_id);
 		if (v == NULL)
 			return NULL;
 	}
 	return v;
+}
+
+/*
+ * dr_file_path: the dotted path of field f in file pf (the projection
+ * name for pq_reader_open), palloc'd; NULL when f is not in the file.
+ */
+static char *
+dr_file_path(const PqFile *pf, const DeltaField *f, bool by_id)
+{
+	const DeltaField *chain[64];
+	int			depth = 0;
+	const DeltaField *p;
+	const PqSchemaNode *node = pq_schema_root(pf);
+	StringInfoData path;
+
+	for (p = f; p != NULL && depth < lengthof(chain); p = p->parent)
+		chain[depth++] = p;
+	if (p != NULL)
+		return NULL;
+	initStringInfo(&path);
+	while (depth-- > 0)
+	{
+		const char *name = dr_file_name(node, chain[depth], by_id);
+		const PqSchemaNode *next = NULL;
+		int			i;
+
+		if (name == NULL)
+			return NULL;
+		for (i = 0; node != NULL && i < node->num_children; i++)
+			if (strcmp(node->children[i]->name, name) == 0)
+				next = node->children[i];
+		if (next == NULL)
+			return NULL;
+		appendStringInfo(&path, "%s%s", path.len ? "." : "", name);
+		node = next;
+	}
+	return path.data;
 }
 
 /*
@@ -276,7 +335,14 @@ dr_datum_json(StringInfo buf, DeltaTypeKind kind, Datum d, bool isnull)
 			{
 				bytea	   *b = DatumGetByteaPP(d);
 				Size		n = VARSIZE_ANY_EXHDR(b);
-				char	   *hex = palloc(n * 2 + 3);
+				char	   *hex;
+
+				if (n > (MaxAllocSize - 3) / 2)
+					ereport(ERROR,
+							errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							errmsg("binary value of %zu bytes is too large to render as hex",
+								   n));
+				hex = palloc(n * 2 + 3);
 
 				hex[0] = '\\';
 				hex[1] = 'x';
@@ -390,7 +456,7 @@ dr_struct_json(StringInfo buf, DeltaRowIter *it, const DeltaField *f,
 				appendStringInfoString(buf, ", ");
 			escape_json(buf, c->name);
 			appendStringInfoString(buf, ": ");
-			dr_value_json(buf, it, c, pq_struct_get(v, c->physical_name));
+			dr_value_json(buf, it, c, dr_child(v, c, it->by_id));
 		}
 	}
 	else
@@ -549,7 +615,7 @@ dr_fields_json(StringInfo buf, DeltaRowIter *it, DeltaField **fields, int n)
 		appendStringInfoString(buf, ": ");
 		if (f->kind == DELTA_TYPE_STRUCT)
 		{
-			const PqValue *v = DeltaDataFindLeaf(&it->row, f);
+			const PqValue *v = dr_find_leaf(&it->row, f, it->by_id);
 
 			if (v == NULL || v->kind == PQV_NULL)
 				appendStringInfoString(buf, "null");
@@ -559,7 +625,7 @@ dr_fields_json(StringInfo buf, DeltaRowIter *it, DeltaField **fields, int n)
 		else if (f->kind == DELTA_TYPE_ARRAY || f->kind == DELTA_TYPE_MAP)
 			dr_value_json(buf, it, f,
 						  it->isnull[f->leaf_index] ? NULL :
-						  DeltaDataFindLeaf(&it->row, f));
+						  dr_find_leaf(&it->row, f, it->by_id));
 		else
 			dr_datum_json(buf, f->kind, it->values[f->leaf_index],
 						  it->isnull[f->leaf_index]);
@@ -675,6 +741,7 @@ DeltaRowIterOpen(const char *abs_path, const char *display_path,
 	it->schema = schema;
 	it->refs = refs;
 	it->missing_ok = missing_ok;
+	it->by_id = schema != NULL && schema->column_mapping_id;
 	it->pos = -1;
 	it->row_cxt = AllocSetContextCreate(file_cxt, "deltacc data row",
 										ALLOCSET_DEFAULT_SIZES);
@@ -708,8 +775,8 @@ DeltaRowIterOpen(const char *abs_path, const char *display_path,
 
 			if ((refs && !refs[i]) || f->is_partition)
 				continue;
-			path = DeltaDataPhysicalPath(f);
-			if (pq_schema_find(it->pf, path) != NULL)
+			path = dr_file_path(it->pf, f, it->by_id);
+			if (path != NULL)
 				cols[ncols++] = path;
 			else if (!missing_ok)
 				ereport(ERROR,
@@ -759,7 +826,7 @@ dr_decode_leaves(DeltaRowIter *it)
 
 		if ((it->refs && !it->refs[i]) || f->is_partition)
 			continue;
-		v = DeltaDataFindLeaf(&it->row, f);
+		v = dr_find_leaf(&it->row, f, it->by_id);
 		if (v == NULL)
 		{
 			if (!it->missing_ok)

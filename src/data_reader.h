@@ -30,12 +30,6 @@
  */
 extern int	DeltaPqReadAt(void *ctx, uint64_t off, size_t len, void *buf);
 
-/* dotted physical (column-mapped) path of f, palloc'd */
-extern char *DeltaDataPhysicalPath(const DeltaField *f);
-
-/* f's value inside a projected row (NULL when absent; see data_reader.c) */
-extern const PqValue *DeltaDataFindLeaf(const PqValue *row, const DeltaField *f);
-
 /*
  * Convert v to the Datum of f's PostgreSQL type in the current context;
  * false when v's kind does not fit the type.
@@ -52,7 +46,8 @@ extern bool DeltaDataLeafDatum(const DeltaField *f, const PqValue *v,
  * whole file), checks the row count against
  * num_records (when >= 0) and projects it:
  *	- schema != NULL: to the leaves of schema with refs[leaf] set (refs NULL:
- *	  every leaf), by physical path; partition leaves are filled from pv
+ *	  every leaf), by physical names (column mapping id mode: by Parquet
+ *	  field_id where the file has field ids, at every nesting level); partition leaves are filled from pv
  *	  once; a data column absent from the file reads as NULL when
  *	  missing_ok, else is an ERROR (ERRCODE_UNDEFINED_COLUMN);
  *	- schema == NULL: every column of the file, no Datums (read_parquet).
@@ -84,6 +79,7 @@ typedef struct DeltaRowIter
 	/* private */
 	const bool *refs;
 	bool		missing_ok;
+	bool		by_id;			/* column mapping id mode (dr_file_name) */
 	MemoryContext file_cxt;
 	MemoryContext rg_cxt;
 	PqReader   *reader;

@@ -88,6 +88,11 @@ typedef struct ReadBinding
 	DeltaLeafStats **colvals;	/* per column: the winner's files */
 	const DeltaFileAction *fast_file;
 	DeltaFileStats fast_stats;	/* leaves[] sized nleaves */
+	/* remembered answers (per read, for the current winner; NULL: none) */
+	char	  **memo_key[2];	/* [variant][read]: decision keys */
+	int		   *memo_keylen[2];
+	uint8	  **memo;			/* [read] */
+	int			reads_n;
 } ReadBinding;
 
 static bool
@@ -114,9 +119,16 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 		file >= rb->winner->files &&
 		file < rb->winner->files + rb->winner->n_files)
 	{
+		int			i = (int) (file - rb->winner->files);
+		uint8	   *memo = rb->memo[read];
+		bool		keep;
+
+#ifndef USE_ASSERT_CHECKING
+		if (memo != NULL && memo[i] != 0)
+			return memo[i] == 2 ? READ_MATCH_MAYBE : READ_MATCH_NO;
+#endif
 		if (rb->fast_file != file)
 		{
-			int			i = (int) (file - rb->winner->files);
 			const DeltaStatsHeader *h = &rb->hdr[i];
 			DeltaFileStats *fs = &rb->fast_stats;
 			int			k;
@@ -130,9 +142,15 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 				fs->leaves[rb->col_leaf[k]] = rb->colvals[k][i];
 			rb->fast_file = file;
 		}
-		return delta_read_stats_may_match(rb->rs, read, &rb->fast_stats,
-										  rb->nan_ok, NULL) ?
-			READ_MATCH_MAYBE : READ_MATCH_NO;
+		keep = delta_read_stats_may_match(rb->rs, read, &rb->fast_stats,
+										  rb->nan_ok, NULL);
+		if (memo != NULL)
+		{
+			/* (assert-enabled builds check every remembered answer) */
+			Assert(memo[i] == 0 || memo[i] == (keep ? 2 : 1));
+			memo[i] = keep ? 2 : 1;
+		}
+		return keep ? READ_MATCH_MAYBE : READ_MATCH_NO;
 	}
 	if (rb->cached_file != file)
 	{
@@ -142,6 +160,71 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 	return delta_read_stats_may_match(rb->rs, read, rb->cached_stats,
 									  rb->nan_ok, reason) ?
 		READ_MATCH_MAYBE : READ_MATCH_NO;
+}
+
+/*
+ * rb_stats_filter: the stats tier for n files at once (no reasons): from
+ * the remembered answers where all reads have one, else rb_stats_match.
+ */
+static void
+rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
+{
+	ReadBinding *rb = ctx;
+	const int	nreads = rb->reads_n;
+	uint8	  **memo = rb->memo;
+	const DeltaFileAction *first = NULL;
+	const DeltaFileAction *last = NULL;
+	int			i,
+				r;
+
+	if (rb->hdr != NULL)
+	{
+		first = rb->winner->files;
+		last = first + rb->winner->n_files;
+		for (r = 0; r < nreads; r++)
+			if (memo[r] == NULL)
+				first = last = NULL;	/* some read remembers nothing */
+	}
+	for (i = 0; i < n; i++)
+	{
+		const DeltaFileAction *f = files[i];
+		bool		k = false;
+		bool		known = false;
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (f >= first && f < last)
+		{
+			int			idx = (int) (f - first);
+
+			known = true;
+			for (r = 0; r < nreads; r++)
+			{
+				uint8		m = memo[r][idx];
+
+				if (m == 2)
+				{
+					k = true;
+					break;
+				}
+				if (m == 0)
+				{
+					known = false;
+					break;
+				}
+			}
+		}
+#ifdef USE_ASSERT_CHECKING
+		known = false;			/* assert-enabled builds recheck every answer */
+#endif
+		if (!known)
+		{
+			k = false;
+			for (r = 0; r < nreads && !k; r++)
+				k = rb_stats_match(ctx, r, f, NULL) == READ_MATCH_MAYBE;
+		}
+		keep[i] = k;
+	}
 }
 
 static bool
@@ -244,7 +327,31 @@ read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
 		DeltaCommit *c;
 
 		CHECK_FOR_INTERRUPTS();
-		c = commit_cache_get(scope, log, v)->commit;
+		c = commit_cache_get_table_actions(scope, log, v)->commit;
+#ifdef USE_ASSERT_CHECKING
+		{
+			/* skipping the file actions must not change the table actions */
+			DeltaCommit *full = DeltaLogReadCommit(log, v);
+
+			Assert((full->metadata == NULL) == (c->metadata == NULL));
+			Assert((full->protocol == NULL) == (c->protocol == NULL));
+			Assert(full->metadata == NULL ||
+				   ((full->metadata->id == NULL) == (c->metadata->id == NULL) &&
+					(full->metadata->id == NULL ||
+					 strcmp(full->metadata->id, c->metadata->id) == 0) &&
+					(full->metadata->schema_string == NULL) ==
+					(c->metadata->schema_string == NULL) &&
+					(full->metadata->schema_string == NULL ||
+					 strcmp(full->metadata->schema_string,
+							c->metadata->schema_string) == 0) &&
+					full->metadata->n_configuration == c->metadata->n_configuration));
+			Assert(full->protocol == NULL ||
+				   (full->protocol->min_reader_version == c->protocol->min_reader_version &&
+					full->protocol->min_writer_version == c->protocol->min_writer_version &&
+					full->protocol->n_reader_features == c->protocol->n_reader_features &&
+					full->protocol->n_writer_features == c->protocol->n_writer_features));
+		}
+#endif
 		if (*md == NULL && c->metadata != NULL)
 			*md = c->metadata;
 		if (*proto == NULL && c->protocol != NULL)
@@ -283,6 +390,17 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 		rb->col_field[rb->ncols] = f;
 		rb->ncols++;
 	}
+	for (i = 0; i < 2; i++)
+	{
+		int			r;
+
+		rb->memo_key[i] = palloc0(sizeof(char *) * Max(rb->reads_n, 1));
+		rb->memo_keylen[i] = palloc0(sizeof(int) * Max(rb->reads_n, 1));
+		for (r = 0; r < rb->reads_n; r++)
+			rb->memo_key[i][r] = delta_read_decision_key(rb->rs, r, i == 1,
+														 &rb->memo_keylen[i][r]);
+	}
+	rb->memo = palloc0(sizeof(uint8 *) * Max(rb->reads_n, 1));
 	rb->fast_stats.nleaves = schema->nleaves;
 	rb->fast_stats.leaves = palloc0(sizeof(DeltaLeafStats) *
 									Max(schema->nleaves, 1));
@@ -419,11 +537,14 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	memset(&rb, 0, sizeof(rb));
 	rb.rs = delta_readset_compile_schema(schema, npreds,
 										 (const char *const *) preds);
+	rb.reads_n = npreds;
 	rb.texts = preds;
+	memset(&reads, 0, sizeof(reads));
 	reads.n_reads = npreds;
 	reads.ctx = &rb;
 	reads.has_data_conjunct = rb_has_data_conjunct;
 	reads.stats_match = rb_stats_match;
+	reads.stats_filter = rb_stats_filter;
 	reads.partition_match = rb_partition_match;
 	reads.read_text = rb_read_text;
 	reads.compiled = rb.rs;
@@ -504,6 +625,15 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 										   winner, rb.ncols, rb.col_field,
 										   rb.colvals, ref->cxt);
 			*ref->extra = cs;
+			for (i = 0; i < npreds; i++)
+			{
+				int			var = (winner->commit_info != NULL &&
+								   delta_writer_includes_nan(winner->commit_info->engine_info)) ? 1 : 0;
+
+				rb.memo[i] = rb.memo_key[var][i] == NULL ? NULL :
+					delta_commit_stats_memo(cs, rb.memo_key[var][i],
+											rb.memo_keylen[var][i], ref->cxt);
+			}
 			commit_cache_ref_grown(scope, ref);
 			rb.hdr = cs->hdr;
 		}

@@ -482,6 +482,8 @@ sink_put(RowSink *s, Datum *values, bool *nulls)
 		int			i;
 		int			rc;
 
+		Assert(s->def->natts <= DF_NCOLS);
+		memset(cnulls, ' ', sizeof(cnulls));
 		for (i = 0; i < s->def->natts; i++)
 			cnulls[i] = nulls[i] ? 'n' : ' ';
 		rc = SPI_execute_plan(s->plan, values, cnulls, false, 0);

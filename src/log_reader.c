@@ -691,6 +691,18 @@ void
 DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 					   DeltaActionLineCallback cb, void *arg)
 {
+	DeltaLogScanActionFileSkip(log, rel_path, NULL, cb, arg);
+}
+
+/*
+ * DeltaLogScanActionFile, but a line for which skip(arg, line, len) is true
+ * is neither parsed nor passed to cb (see log_reader.h).
+ */
+void
+DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
+						   DeltaActionLineSkip skip,
+						   DeltaActionLineCallback cb, void *arg)
+{
 	int			fd;
 	struct stat st;
 	DeltaErrorPosition errpos;
@@ -793,6 +805,8 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 					break;
 			if (k == llen)
 				continue;		/* blank line */
+			if (skip != NULL && skip(arg, line, llen))
+				continue;
 
 			old = MemoryContextSwitchTo(line_cxt);
 			{

@@ -174,6 +174,16 @@ extern void DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 								   DeltaActionLineCallback cb, void *arg);
 
 /*
+ * (Added for src/commit_cache.c, which reads only the metaData/protocol of
+ * a read version.)  DeltaLogScanActionFile, but a non-blank line for which
+ * skip(arg, line, len) returns true is neither parsed nor passed to cb.
+ */
+typedef bool (*DeltaActionLineSkip) (void *arg, const char *line, Size len);
+extern void DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
+									   DeltaActionLineSkip skip,
+									   DeltaActionLineCallback cb, void *arg);
+
+/*
  * Random access to log lines (lazy snapshots): open a table file with
  * OpenTransientFile (ERROR if impossible), read len bytes at offset (ERROR
  * on a short read), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,

@@ -63,9 +63,11 @@
 #include "utils/datetime.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "predicate.h"
@@ -101,7 +103,17 @@ typedef struct KNode
 	Oid			opno;
 	Const	   *cst;
 	int			prefix_chars;
+	/* the direct evaluator (k_eval): K_CMP only */
+	int			native;			/* NATIVE_* : compare the integers itself */
+	FmgrInfo   *finfo;			/* else: the operator's function */
+	Oid			collid;			/* its input collation */
 } KNode;
+
+/* K_CMP operands both of one of these types compare as plain integers. */
+#define NATIVE_NONE 0
+#define NATIVE_INT64 1			/* int8, timestamp, timestamptz */
+#define NATIVE_INT32 2			/* int4, date */
+#define NATIVE_INT16 3			/* int2 */
 
 /* One compiled keep-predicate variant of a read. */
 typedef struct KVariant
@@ -115,6 +127,9 @@ typedef struct KVariant
 	bool	   *need_max;
 	bool	   *need_nc;
 	bool		need_nr;
+	bool		fast;			/* k_eval can evaluate k (no K_PREFIX) */
+	int			n_need;			/* leaves with a need_* flag */
+	int		   *need_leaf;
 } KVariant;
 
 typedef struct ReadInfo
@@ -158,6 +173,7 @@ typedef struct CompileCtx
 } CompileCtx;
 
 static void compile_read(DeltaReadSet *rs, int i, const char *text);
+static Datum widen_ts_max(Datum d);
 static KNode *build_k(CompileCtx *cc, Node *e, int depth);
 static char *deparse_k(const DeltaReadSet *rs, const KNode *k, bool top);
 
@@ -268,13 +284,48 @@ field_has_minmax(CompileCtx *cc, const DeltaField *f)
 	return true;
 }
 
+/*
+ * The default btree opfamily of a few types, for btree_family; emptied
+ * whenever pg_opclass changes (syscache invalidation).
+ */
+static Oid	family_cache_type[16];
+static Oid	family_cache_fam[16];
+static int	family_cache_n = 0;
+static bool family_cache_registered = false;
+
+/* syscache callback: forget the remembered opfamilies */
+static void
+family_cache_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	family_cache_n = 0;
+}
+
 /* Default btree opfamily of type t, or InvalidOid. */
 static Oid
 btree_family(Oid t)
 {
-	Oid			opclass = GetDefaultOpClass(t, BTREE_AM_OID);
+	Oid			opclass;
+	Oid			fam;
+	int			i;
 
-	return OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+	/* GetDefaultOpClass scans pg_opclass: remember the last few answers */
+	if (!family_cache_registered)
+	{
+		CacheRegisterSyscacheCallback(CLAOID, family_cache_reset, (Datum) 0);
+		family_cache_registered = true;
+	}
+	for (i = 0; i < family_cache_n; i++)
+		if (family_cache_type[i] == t)
+			return family_cache_fam[i];
+	opclass = GetDefaultOpClass(t, BTREE_AM_OID);
+	fam = OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+	if (family_cache_n < lengthof(family_cache_type))
+	{
+		family_cache_type[family_cache_n] = t;
+		family_cache_fam[family_cache_n] = fam;
+		family_cache_n++;
+	}
+	return fam;
 }
 
 static int
@@ -1409,6 +1460,192 @@ parse_predicate_raw(const char *text, char **sql_out)
 }
 
 /* ---------------------------------------------------------------------
+ * the direct evaluator
+ *
+ * The keep-predicate evaluated on a file's statistics without the executor:
+ * the same operators (the K_CMP node's btree opfamily member, called
+ * through fmgr with the same input collation, or for integer-like operands
+ * of one type the same comparison done inline), the same three-valued
+ * AND/OR, the same NULL for a missing statistic (strict operators) and the
+ * same +1 ms on timestamp maxima as bind_stats/eval_bool, but nothing is
+ * allocated and no parameter list is filled.  Used when no reason is asked
+ * for; forms it does not know (K_PREFIX) keep the executor.
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * k_prepare_fast: set up k's K_CMP nodes for k_eval (FmgrInfos in the read
+ * set's context).  False when k holds a form k_eval does not evaluate.
+ */
+static bool
+k_prepare_fast(DeltaReadSet *rs, KNode *k)
+{
+	ListCell   *lc;
+	bool		ok = true;
+
+	switch (k->kind)
+	{
+		case K_TRUE:
+		case K_FALSE:
+		case K_HAS_NULL:
+		case K_HAS_NONNULL:
+			return true;
+		case K_AND:
+		case K_OR:
+			foreach(lc, k->args)
+				ok = k_prepare_fast(rs, lfirst(lc)) && ok;
+			return ok;
+		case K_CMP:
+			{
+				const DeltaField *f = rs->schema->leaves[k->leaf];
+				Oid			t = f->pg_type;
+
+				k->native = NATIVE_NONE;
+				if (t == k->cst->consttype)
+				{
+					if (t == INT8OID || t == TIMESTAMPOID || t == TIMESTAMPTZOID)
+						k->native = NATIVE_INT64;
+					else if (t == INT4OID || t == DATEOID)
+						k->native = NATIVE_INT32;
+					else if (t == INT2OID)
+						k->native = NATIVE_INT16;
+				}
+				if (k->native == NATIVE_NONE)
+				{
+					k->finfo = MemoryContextAlloc(rs->cxt, sizeof(FmgrInfo));
+					fmgr_info_cxt(get_opcode(k->opno), k->finfo, rs->cxt);
+					/* as make_opexpr: C when either side is collatable */
+					k->collid = (OidIsValid(f->pg_collation) ||
+								 OidIsValid(k->cst->constcollid)) ?
+						C_COLLATION_OID : InvalidOid;
+				}
+				return true;
+			}
+		case K_PREFIX:
+			return false;
+	}
+	return false;
+}
+
+/*
+ * native_cmp: "a <strategy> b" for two integers.
+ */
+static bool
+native_cmp(int64 a, int64 b, int strategy)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return a < b;
+		case BTLessEqualStrategyNumber:
+			return a <= b;
+		case BTEqualStrategyNumber:
+			return a == b;
+		case BTGreaterEqualStrategyNumber:
+			return a >= b;
+		case BTGreaterStrategyNumber:
+			return a > b;
+	}
+	return a != b;
+}
+
+/*
+ * k_eval: k on the statistics fs: 1 true, 0 false, -1 NULL (see above).
+ */
+static int
+k_eval(const DeltaReadSet *rs, const KNode *k, const DeltaFileStats *fs)
+{
+	ListCell   *lc;
+	int			res;
+
+	switch (k->kind)
+	{
+		case K_TRUE:
+			return 1;
+		case K_FALSE:
+			return 0;
+		case K_AND:
+			res = 1;
+			foreach(lc, k->args)
+			{
+				int			r = k_eval(rs, lfirst(lc), fs);
+
+				if (r == 0)
+					return 0;
+				if (r < 0)
+					res = -1;
+			}
+			return res;
+		case K_OR:
+			res = 0;
+			foreach(lc, k->args)
+			{
+				int			r = k_eval(rs, lfirst(lc), fs);
+
+				if (r == 1)
+					return 1;
+				if (r < 0)
+					res = -1;
+			}
+			return res;
+		case K_CMP:
+			{
+				const DeltaLeafStats *ls = &fs->leaves[k->leaf];
+				const DeltaField *f = rs->schema->leaves[k->leaf];
+				Datum		d;
+
+				if (k->stat == ST_MIN ? !ls->has_min : !ls->has_max)
+					return -1;
+				if (k->cst->constisnull)
+					return -1;
+				d = k->stat == ST_MIN ? ls->min : ls->max;
+				if (k->stat == ST_MAX &&
+					(f->kind == DELTA_TYPE_TIMESTAMP ||
+					 f->kind == DELTA_TYPE_TIMESTAMP_NTZ))
+					d = widen_ts_max(d);
+				switch (k->native)
+				{
+					case NATIVE_INT64:
+						return native_cmp(DatumGetInt64(d),
+										  DatumGetInt64(k->cst->constvalue),
+										  k->strategy) ? 1 : 0;
+					case NATIVE_INT32:
+						return native_cmp(DatumGetInt32(d),
+										  DatumGetInt32(k->cst->constvalue),
+										  k->strategy) ? 1 : 0;
+					case NATIVE_INT16:
+						return native_cmp(DatumGetInt16(d),
+										  DatumGetInt16(k->cst->constvalue),
+										  k->strategy) ? 1 : 0;
+					default:
+						return DatumGetBool(FunctionCall2Coll(k->finfo, k->collid, d,
+															  k->cst->constvalue)) ? 1 : 0;
+				}
+			}
+		case K_HAS_NULL:
+			{
+				const DeltaLeafStats *ls = &fs->leaves[k->leaf];
+
+				if (!ls->has_null_count)
+					return -1;
+				return ls->null_count > 0 ? 1 : 0;
+			}
+		case K_HAS_NONNULL:
+			{
+				const DeltaLeafStats *ls = &fs->leaves[k->leaf];
+
+				if (!ls->has_null_count || !fs->has_num_records)
+					return -1;
+				return ls->null_count < fs->num_records ? 1 : 0;
+			}
+		case K_PREFIX:
+			break;
+	}
+	elog(ERROR, "k_eval: unexpected keep-predicate node %d", (int) k->kind);
+	return -1;					/* not reached */
+}
+
+/* ---------------------------------------------------------------------
  * compilation
  * ---------------------------------------------------------------------
  */
@@ -1437,6 +1674,12 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 	}
 	k_collect(v->k, v);
 	v->state = ExecPrepareExpr(k_to_expr(rs, v->k), rs->estate);
+	v->fast = k_prepare_fast(rs, v->k);
+	v->need_leaf = palloc(sizeof(int) * Max(1, n));
+	v->n_need = 0;
+	for (i = 0; i < n; i++)
+		if (v->need_min[i] || v->need_max[i] || v->need_nc[i])
+			v->need_leaf[v->n_need++] = i;
 	if (v->k->kind == K_AND)
 	{
 		ListCell   *lc;
@@ -1762,6 +2005,130 @@ delta_read_partition_predicate(const DeltaReadSet *rs, int read)
  */
 
 /*
+ * key_const: append an exact image of a constant (type, collation and
+ * value bytes) to buf.
+ */
+static void
+key_const(StringInfo buf, const Const *c)
+{
+	appendBinaryStringInfo(buf, (const char *) &c->consttype, sizeof(Oid));
+	appendBinaryStringInfo(buf, (const char *) &c->consttypmod, sizeof(int32));
+	appendBinaryStringInfo(buf, (const char *) &c->constcollid, sizeof(Oid));
+	appendStringInfoChar(buf, c->constisnull ? 'n' : 'v');
+	if (c->constisnull)
+		return;
+	if (c->constbyval)
+	{
+		int64		v;
+
+		switch (c->constlen)
+		{
+			case 1:
+				v = (int64) DatumGetChar(c->constvalue);
+				break;
+			case 2:
+				v = (int64) DatumGetInt16(c->constvalue);
+				break;
+			case 4:
+				v = (int64) DatumGetInt32(c->constvalue);
+				break;
+			default:
+				v = (int64) c->constvalue;
+				break;
+		}
+		appendBinaryStringInfo(buf, (const char *) &v, sizeof(int64));
+	}
+	else if (c->constlen == -1)
+	{
+		struct varlena *d = pg_detoast_datum_packed((struct varlena *)
+													DatumGetPointer(c->constvalue));
+		int32		n = VARSIZE_ANY_EXHDR(d);
+
+		appendBinaryStringInfo(buf, (const char *) &n, sizeof(int32));
+		appendBinaryStringInfo(buf, VARDATA_ANY(d), n);
+	}
+	else
+	{
+		Size		n = datumGetSize(c->constvalue, false, c->constlen);
+
+		appendBinaryStringInfo(buf, (const char *) &n, sizeof(Size));
+		appendBinaryStringInfo(buf, DatumGetPointer(c->constvalue), n);
+	}
+}
+
+/*
+ * key_k: append an exact image of keep-predicate k to buf: node kinds,
+ * operators, strategies, constants, and for each referenced leaf its
+ * statistics column key (physical path and type) and whether it is in the
+ * statistics column set.
+ */
+static void
+key_k(const DeltaReadSet *rs, StringInfo buf, const KNode *k)
+{
+	ListCell   *lc;
+	int32		hdr[5];
+
+	hdr[0] = (int32) k->kind;
+	hdr[1] = (int32) k->stat;
+	hdr[2] = (int32) k->strategy;
+	hdr[3] = (int32) k->opno;
+	hdr[4] = (int32) k->prefix_chars;
+	appendBinaryStringInfo(buf, (const char *) hdr, sizeof(hdr));
+	switch (k->kind)
+	{
+		case K_AND:
+		case K_OR:
+			appendStringInfo(buf, "(%d", list_length(k->args));
+			foreach(lc, k->args)
+				key_k(rs, buf, lfirst(lc));
+			appendStringInfoChar(buf, ')');
+			break;
+		case K_CMP:
+		case K_PREFIX:
+		case K_HAS_NULL:
+		case K_HAS_NONNULL:
+			{
+				const DeltaField *f = rs->schema->leaves[k->leaf];
+				char	   *col = delta_stats_column_key(f);
+				int32		len = (int32) strlen(col);
+
+				appendBinaryStringInfo(buf, (const char *) &len, sizeof(int32));
+				appendBinaryStringInfo(buf, col, len);
+				appendStringInfo(buf, "%c%u", f->in_stats ? 's' : '-',
+								 f->pg_collation);
+				pfree(col);
+				if (k->kind == K_CMP || k->kind == K_PREFIX)
+					key_const(buf, k->cst);
+				break;
+			}
+		default:
+			break;
+	}
+}
+
+/*
+ * delta_read_decision_key: see predicate.h.
+ */
+char *
+delta_read_decision_key(const DeltaReadSet *rs, int read,
+						bool writer_includes_nan, int *len)
+{
+	const KVariant *v;
+	StringInfoData buf;
+
+	Assert(read >= 0 && read < rs->nreads);
+	v = &rs->reads[read].v[writer_includes_nan ? 1 : 0];
+	*len = 0;
+	if (v->k == NULL)
+		return NULL;
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "deltacc keep-predicate v1:");
+	key_k(rs, &buf, v->k);
+	*len = buf.len;
+	return buf.data;
+}
+
+/*
  * delta_readset_wanted: see predicate.h.
  */
 const bool *
@@ -1913,17 +2280,16 @@ verify_stats(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs
 static bool
 verify_ok(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs)
 {
-	int			i;
+	int			j;
 
 	if (v->need_nr && !fs->has_num_records)
 		return false;
-	for (i = 0; i < rs->schema->nleaves; i++)
+	for (j = 0; j < v->n_need; j++)
 	{
+		int			i = v->need_leaf[j];
 		const DeltaLeafStats *ls = &fs->leaves[i];
 		bool		all_null;
 
-		if (!v->need_min[i] && !v->need_max[i] && !v->need_nc[i])
-			continue;
 		if (!ls->has_null_count)
 			return false;
 		all_null = fs->has_num_records && ls->null_count == fs->num_records;
@@ -2046,6 +2412,17 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 	{
 		if (!verify_ok(rs, v, fs))
 			return true;
+		if (v->fast)
+		{
+			int			r_fast = k_eval(rs, v->k, fs);
+
+#ifdef USE_ASSERT_CHECKING
+			/* the direct evaluator must agree with the executor */
+			bind_stats(rs, fs);
+			Assert((eval_bool(rs, v->state) == 1) == (r_fast == 1));
+#endif
+			return r_fast == 1;
+		}
 	}
 	else
 	{

@@ -110,6 +110,18 @@ extern DeltaFileStats *delta_readset_decode_stats(DeltaReadSet *rs,
 extern const bool *delta_readset_wanted(const DeltaReadSet *rs);
 
 /*
+ * An exact image (binary, *len bytes, palloc'd) of the keep-predicate that
+ * delta_read_stats_may_match evaluates for read i and this writer kind:
+ * node kinds, operators, constants (type and bytes), and the statistics
+ * column key (delta_stats_column_key) of every leaf it reads.  Two reads
+ * with equal keys give the same answer on the same file statistics, so a
+ * caller may remember answers per file under the key (the conflict
+ * checker's commit cache does).  NULL when the read cannot skip anything.
+ */
+extern char *delta_read_decision_key(const DeltaReadSet *rs, int read,
+									 bool writer_includes_nan, int *len);
+
+/*
  * May file statistics fs hold a row that satisfies read i's data
  * conjuncts?  writer_includes_nan: the winner's writer is known to include
  * NaN in float/double statistics (see delta_writer_includes_nan); when

@@ -122,6 +122,7 @@ delta_schema_parse(const char *schema_string,
 						(pg_strcasecmp(mode, "name") == 0 ||
 						 pg_strcasecmp(mode, "id") == 0));
 	s->column_mapping = b.column_mapping;
+	s->column_mapping_id = (mode != NULL && pg_strcasecmp(mode, "id") == 0);
 	s->num_indexed_cols = 32;
 	if (ncols != NULL)
 	{

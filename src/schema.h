@@ -86,6 +86,8 @@ typedef struct DeltaSchema
 	DeltaField **partition;		/* NULL entry: name not in the schema */
 	char	  **partition_names;	/* logical names as listed */
 	bool		column_mapping; /* delta.columnMapping.mode is name or id */
+	bool		column_mapping_id;	/* ... is id: data files are matched by
+									 * Parquet field_id (added by golden) */
 	int			num_indexed_cols;	/* dataSkippingNumIndexedCols (-1 = all) */
 	char	   *stats_columns;	/* dataSkippingStatsColumns or NULL */
 } DeltaSchema;

@@ -539,13 +539,38 @@ stats_lookup(const DjValue *obj, const DeltaField *f)
  * Allocates the values and texts in CurrentMemoryContext.
  */
 static void
+decode_leaf_values(const DeltaField *f, const DjValue *minval,
+				   const DjValue *maxval, const DjValue *ncval,
+				   bool has_min_obj, bool has_max_obj,
+				   bool has_num_records, int64 num_records,
+				   DeltaLeafStats *ls);
+
+static void
 decode_leaf(const DeltaField *f, const DjValue *minv, const DjValue *maxv,
 			const DjValue *nullc, bool has_num_records, int64 num_records,
 			DeltaLeafStats *ls)
 {
-	const DjValue *v;
+	decode_leaf_values(f, minv ? stats_lookup(minv, f) : NULL,
+					   maxv ? stats_lookup(maxv, f) : NULL,
+					   nullc ? stats_lookup(nullc, f) : NULL,
+					   minv != NULL, maxv != NULL,
+					   has_num_records, num_records, ls);
+}
 
-	v = nullc ? stats_lookup(nullc, f) : NULL;
+/*
+ * decode_leaf_values: decode_leaf once f's entries are looked up (each
+ * NULL when absent); has_min_obj / has_max_obj: a minValues / maxValues
+ * member exists at all.
+ */
+static void
+decode_leaf_values(const DeltaField *f, const DjValue *minval,
+				   const DjValue *maxval, const DjValue *ncval,
+				   bool has_min_obj, bool has_max_obj,
+				   bool has_num_records, int64 num_records,
+				   DeltaLeafStats *ls)
+{
+	const DjValue *v = ncval;
+
 	if (v != NULL)
 	{
 		int64_t		n;
@@ -559,14 +584,431 @@ decode_leaf(const DeltaField *f, const DjValue *minv, const DjValue *maxv,
 	}
 	if (!f->minmax_eligible || !OidIsValid(f->pg_type))
 		return;
-	if (minv)
-		ls->has_min = decode_stat_value(f, stats_lookup(minv, f), false,
+	if (has_min_obj)
+		ls->has_min = decode_stat_value(f, minval, false,
 										&ls->min, &ls->min_text,
 										&ls->min_note);
-	if (maxv)
-		ls->has_max = decode_stat_value(f, stats_lookup(maxv, f), true,
+	if (has_max_obj)
+		ls->has_max = decode_stat_value(f, maxval, true,
 										&ls->max, &ls->max_text,
 										&ls->max_note);
+}
+
+/* ---------------------------------------------------------------------
+ * A scanner for the common shape of a stats string, without a parse tree
+ *
+ * It accepts a strict subset of what dj_parse accepts: a JSON object whose
+ * strings hold only printable ASCII without escapes, nested at most
+ * SCAN_MAX_DEPTH deep, numbers in JSON syntax of at most SCAN_MAX_NUMBER
+ * bytes.  On that subset it finds what the parse tree would give (the last
+ * of duplicate keys, as dj_get) for numRecords, tightBounds and the
+ * minValues / maxValues / nullCount entries of top-level columns, and the
+ * entries are decoded by the same functions as from the tree.  Anything
+ * outside the subset (escapes, non-ASCII, control characters, deep
+ * nesting, a long number, a nested column) answers "not scanned" and the
+ * caller parses the text with dj_parse: never a different answer, only a
+ * slower one.
+ * ---------------------------------------------------------------------
+ */
+#define SCAN_MAX_DEPTH 32
+#define SCAN_MAX_NUMBER 64
+
+/* One scanned value: its type and token (strings without the quotes). */
+typedef struct ScanSpan
+{
+	DjType		type;
+	const char *p;
+	int			len;
+} ScanSpan;
+
+typedef struct StatsScan
+{
+	const char *p;
+	const char *end;
+	int			nfields;
+	const DeltaField *const *fields;
+	ScanSpan	num_records;
+	ScanSpan	tight_bounds;
+	bool		has_min_obj;	/* minValues present (any type) */
+	bool		has_max_obj;
+	bool		has_nc_obj;
+	int		   *namelen;		/* [nfields]: strlen of physical names */
+	ScanSpan   *min;			/* [nfields]; type -1: absent */
+	ScanSpan   *max;
+	ScanSpan   *nc;
+} StatsScan;
+
+#define SPAN_ABSENT ((DjType) -1)
+
+static bool scan_value(StatsScan *sc, int depth, ScanSpan *span,
+					   ScanSpan *entries);
+
+/* skip JSON white space */
+static inline void
+scan_ws(StatsScan *sc)
+{
+	if (likely(sc->p < sc->end && (unsigned char) *sc->p > ' '))
+		return;					/* the usual case: no white space */
+	while (sc->p < sc->end &&
+		   (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
+		sc->p++;
+}
+
+/*
+ * scan_plain[c]: byte c may stand for itself inside a scanned string
+ * (printable ASCII other than '"' and backslash); filled on first use.
+ */
+static bool scan_plain[256];
+static bool scan_plain_ready = false;
+
+/* a string of printable ASCII without escapes; false otherwise */
+static inline bool
+scan_string(StatsScan *sc, ScanSpan *span)
+{
+	const unsigned char *q = (const unsigned char *) sc->p + 1;
+	const unsigned char *end = (const unsigned char *) sc->end;
+
+	while (q < end && scan_plain[*q])
+		q++;
+	if (q >= end || *q != '"')
+		return false;			/* escape, control, non-ASCII, unterminated */
+	span->type = DJ_STRING;
+	span->p = sc->p + 1;
+	span->len = (int) ((const char *) q - (sc->p + 1));
+	sc->p = (const char *) q + 1;
+	return true;
+}
+
+/* a number in JSON syntax (as parse_number) */
+static inline bool
+scan_number(StatsScan *sc, ScanSpan *span)
+{
+	const char *s = sc->p;
+	const char *q = s;
+
+	if (q < sc->end && *q == '-')
+		q++;
+	if (q >= sc->end)
+		return false;
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		while (q < sc->end && *q >= '0' && *q <= '9')
+			q++;
+	else
+		return false;
+	if (q < sc->end && *q == '.')
+	{
+		q++;
+		if (q >= sc->end || *q < '0' || *q > '9')
+			return false;
+		while (q < sc->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < sc->end && (*q == 'e' || *q == 'E'))
+	{
+		q++;
+		if (q < sc->end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= sc->end || *q < '0' || *q > '9')
+			return false;
+		while (q < sc->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q - s > SCAN_MAX_NUMBER)
+		return false;
+	span->type = DJ_NUMBER;
+	span->p = s;
+	span->len = (int) (q - s);
+	sc->p = q;
+	return true;
+}
+
+/*
+ * scan_object: an object at sc->p.  entries (non-NULL for the minValues /
+ * maxValues / nullCount objects): the entry of each field, by physical
+ * name, last one wins.  At depth 0 (the root) the five interesting keys
+ * are recorded in sc.
+ */
+static bool
+scan_object(StatsScan *sc, int depth, ScanSpan *entries)
+{
+	sc->p++;					/* { */
+	scan_ws(sc);
+	if (sc->p < sc->end && *sc->p == '}')
+	{
+		sc->p++;
+		return true;
+	}
+	for (;;)
+	{
+		ScanSpan	key;
+		ScanSpan	val;
+		ScanSpan   *sub = NULL;
+		int			k;
+
+		scan_ws(sc);
+		if (sc->p >= sc->end || *sc->p != '"' || !scan_string(sc, &key))
+			return false;
+		scan_ws(sc);
+		if (sc->p >= sc->end || *sc->p != ':')
+			return false;
+		sc->p++;
+		if (depth == 0)
+		{
+			/* a later duplicate replaces the whole earlier object */
+			if (key.len == 9 && memcmp(key.p, "minValues", 9) == 0)
+			{
+				sub = sc->min;
+				sc->has_min_obj = true;
+			}
+			else if (key.len == 9 && memcmp(key.p, "maxValues", 9) == 0)
+			{
+				sub = sc->max;
+				sc->has_max_obj = true;
+			}
+			else if (key.len == 9 && memcmp(key.p, "nullCount", 9) == 0)
+			{
+				sub = sc->nc;
+				sc->has_nc_obj = true;
+			}
+			if (sub)
+				for (k = 0; k < sc->nfields; k++)
+					sub[k].type = SPAN_ABSENT;
+		}
+		/* scalars inline (the common case), the rest through scan_value */
+		scan_ws(sc);
+		if (sc->p < sc->end && *sc->p == '"')
+		{
+			if (!scan_string(sc, &val))
+				return false;
+		}
+		else if (sc->p < sc->end &&
+				 ((*sc->p >= '0' && *sc->p <= '9') || *sc->p == '-'))
+		{
+			if (!scan_number(sc, &val))
+				return false;
+		}
+		else if (!scan_value(sc, depth + 1, &val, sub))
+			return false;
+		if (depth == 0)
+		{
+			if (key.len == 10 && memcmp(key.p, "numRecords", 10) == 0)
+				sc->num_records = val;
+			else if (key.len == 11 && memcmp(key.p, "tightBounds", 11) == 0)
+				sc->tight_bounds = val;
+		}
+		if (entries)
+		{
+			for (k = 0; k < sc->nfields; k++)
+			{
+				if (sc->namelen[k] == key.len &&
+					memcmp(sc->fields[k]->physical_name, key.p, key.len) == 0)
+					entries[k] = val;
+			}
+		}
+		scan_ws(sc);
+		if (sc->p >= sc->end)
+			return false;
+		if (*sc->p == ',')
+		{
+			sc->p++;
+			continue;
+		}
+		if (*sc->p == '}')
+		{
+			sc->p++;
+			return true;
+		}
+		return false;
+	}
+}
+
+/*
+ * scan_value: any value at sc->p into *span (containers: type only);
+ * entries: see scan_object (used only when the value is an object).
+ */
+static bool
+scan_value(StatsScan *sc, int depth, ScanSpan *span, ScanSpan *entries)
+{
+	if (depth > SCAN_MAX_DEPTH)
+		return false;
+	scan_ws(sc);
+	if (sc->p >= sc->end)
+		return false;
+	span->p = sc->p;
+	span->len = 0;
+	switch (*sc->p)
+	{
+		case '{':
+			span->type = DJ_OBJECT;
+			return scan_object(sc, depth, entries);
+		case '[':
+			span->type = DJ_ARRAY;
+			sc->p++;
+			scan_ws(sc);
+			if (sc->p < sc->end && *sc->p == ']')
+			{
+				sc->p++;
+				return true;
+			}
+			for (;;)
+			{
+				ScanSpan	item;
+
+				if (!scan_value(sc, depth + 1, &item, NULL))
+					return false;
+				scan_ws(sc);
+				if (sc->p >= sc->end)
+					return false;
+				if (*sc->p == ',')
+				{
+					sc->p++;
+					continue;
+				}
+				if (*sc->p == ']')
+				{
+					sc->p++;
+					return true;
+				}
+				return false;
+			}
+		case '"':
+			return scan_string(sc, span);
+		case 't':
+			if (sc->end - sc->p < 4 || memcmp(sc->p, "true", 4) != 0)
+				return false;
+			sc->p += 4;
+			span->type = DJ_TRUE;
+			return true;
+		case 'f':
+			if (sc->end - sc->p < 5 || memcmp(sc->p, "false", 5) != 0)
+				return false;
+			sc->p += 5;
+			span->type = DJ_FALSE;
+			return true;
+		case 'n':
+			if (sc->end - sc->p < 4 || memcmp(sc->p, "null", 4) != 0)
+				return false;
+			sc->p += 4;
+			span->type = DJ_NULL;
+			return true;
+		default:
+			return scan_number(sc, span);
+	}
+}
+
+/*
+ * span_value: the DjValue the parse tree would hold for a scalar span
+ * (text copied NUL-terminated into buf, which must hold
+ * SCAN_MAX_NUMBER + 1 bytes for numbers; strings are copied with palloc).
+ * NULL for an absent entry.
+ */
+static const DjValue *
+span_value(const ScanSpan *span, DjValue *v, char *buf)
+{
+	if (span->type == SPAN_ABSENT)
+		return NULL;
+	memset(v, 0, sizeof(*v));
+	v->type = span->type;
+	if (span->type == DJ_NUMBER)
+	{
+		memcpy(buf, span->p, span->len);
+		buf[span->len] = '\0';
+		v->u.num = buf;
+		v->len = (uint32) span->len;
+	}
+	else if (span->type == DJ_STRING)
+	{
+		v->u.str = pnstrdup(span->p, span->len);
+		v->len = (uint32) span->len;
+	}
+	return v;
+}
+
+/*
+ * scan_stats: decode the header and the leaves fields[0..nfields) (all
+ * top-level, minmax per decode_leaf) of one stats text with the scanner.
+ * False when the text is outside the scanner's subset: nothing is set then
+ * and the caller must parse it.  Values in CurrentMemoryContext.
+ */
+static bool
+scan_stats(const char *json, int nfields, const DeltaField *const *fields,
+		   const int *namelen, ScanSpan *spans, DeltaStatsHeader *hdr,
+		   DeltaLeafStats **out)
+{
+	StatsScan	sc;
+	ScanSpan	root;
+	DjValue		v;
+	char		buf[SCAN_MAX_NUMBER + 1];
+	const DjValue *nr;
+	int			k;
+
+	if (!scan_plain_ready)
+	{
+		for (k = 0; k < 256; k++)
+			scan_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+		scan_plain_ready = true;
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.p = json;
+	sc.end = json + strlen(json);
+	sc.nfields = nfields;
+	sc.fields = fields;
+	sc.namelen = (int *) namelen;
+	sc.min = spans;
+	sc.max = spans + nfields;
+	sc.nc = spans + 2 * nfields;
+	sc.num_records.type = SPAN_ABSENT;
+	sc.tight_bounds.type = SPAN_ABSENT;
+	for (k = 0; k < 3 * nfields; k++)
+		spans[k].type = SPAN_ABSENT;
+	scan_ws(&sc);
+	if (sc.p >= sc.end || *sc.p != '{')
+		return false;
+	if (!scan_value(&sc, 0, &root, NULL))
+		return false;
+	scan_ws(&sc);
+	if (sc.p != sc.end)
+		return false;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->has_stats = true;
+	hdr->tight_bounds = -1;
+	nr = span_value(&sc.num_records, &v, buf);
+	if (nr != NULL)
+	{
+		int64_t		n;
+
+		if (dj_to_int64(nr, &n) && n >= 0)
+		{
+			hdr->has_num_records = true;
+			hdr->num_records = n;
+		}
+	}
+	if (sc.tight_bounds.type == DJ_TRUE)
+		hdr->tight_bounds = 1;
+	else if (sc.tight_bounds.type == DJ_FALSE)
+		hdr->tight_bounds = 0;
+
+	for (k = 0; k < nfields; k++)
+	{
+		DjValue		vmin,
+					vmax,
+					vnc;
+		char		bmin[SCAN_MAX_NUMBER + 1],
+					bmax[SCAN_MAX_NUMBER + 1],
+					bnc[SCAN_MAX_NUMBER + 1];
+
+		/* a minValues that is not an object looks up nothing */
+		decode_leaf_values(fields[k],
+						   span_value(&sc.min[k], &vmin, bmin),
+						   span_value(&sc.max[k], &vmax, bmax),
+						   span_value(&sc.nc[k], &vnc, bnc),
+						   sc.has_min_obj, sc.has_max_obj,
+						   hdr->has_num_records, hdr->num_records, out[k]);
+	}
+	return true;
 }
 
 /*
@@ -688,6 +1130,91 @@ delta_stats_column_key(const DeltaField *f)
 	return buf.data;
 }
 
+#ifdef USE_ASSERT_CHECKING
+/*
+ * assert_scan_matches_tree: the scanner's answer for one stats text must
+ * be the parse tree's (checked in assert-enabled builds, so every
+ * regression suite compares the two).
+ */
+static void
+assert_scan_matches_tree(const char *json, int n,
+						 const DeltaField *const *fields,
+						 const DeltaStatsHeader *h, DeltaLeafStats **got)
+{
+	DeltaStatsHeader th;
+	DjValue		root;
+	const char *error;
+	int			k;
+
+	Assert(parse_stats_root(json, &root, &th, &error));
+	Assert(th.has_stats == h->has_stats &&
+		   th.has_num_records == h->has_num_records &&
+		   (!th.has_num_records || th.num_records == h->num_records) &&
+		   th.tight_bounds == h->tight_bounds);
+	for (k = 0; k < n; k++)
+	{
+		DeltaLeafStats t;
+		DeltaLeafStats *g = got[k];
+		const DeltaField *f = fields[k];
+		int16		typlen = -1;
+		bool		byval = false;
+
+		memset(&t, 0, sizeof(t));
+		decode_leaf(f, dj_get(&root, "minValues"), dj_get(&root, "maxValues"),
+					dj_get(&root, "nullCount"), th.has_num_records,
+					th.num_records, &t);
+		if (OidIsValid(f->pg_type))
+			get_typlenbyval(f->pg_type, &typlen, &byval);
+		Assert(t.has_min == g->has_min && t.has_max == g->has_max &&
+			   t.has_null_count == g->has_null_count);
+		Assert(!t.has_null_count || t.null_count == g->null_count);
+		Assert(!t.has_min || datumIsEqual(t.min, g->min, byval, typlen));
+		Assert(!t.has_max || datumIsEqual(t.max, g->max, byval, typlen));
+		Assert((t.min_note == NULL) == (g->min_note == NULL) &&
+			   (t.max_note == NULL) == (g->max_note == NULL));
+	}
+}
+#endif
+
+/*
+ * delta_commit_stats_memo: see stats.h.
+ */
+uint8 *
+delta_commit_stats_memo(DeltaCommitStats *cs, const char *key, int keylen,
+						MemoryContext cxt)
+{
+	DeltaDecisionMemo *m;
+
+	for (m = cs->memos; m != NULL; m = m->next)
+		if (m->keylen == keylen && memcmp(m->key, key, keylen) == 0)
+			return m->state;
+	m = MemoryContextAlloc(cxt, sizeof(DeltaDecisionMemo));
+	m->key = MemoryContextAlloc(cxt, Max(keylen, 1));
+	memcpy(m->key, key, keylen);
+	m->keylen = keylen;
+	m->state = MemoryContextAllocExtended(cxt, Max(cs->nfiles, 1),
+										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	m->next = cs->memos;
+	cs->memos = m;
+	return m->state;
+}
+
+/*
+ * keep_values: a decoded leaf made to outlive the scratch context: its
+ * by-reference values copied into CurrentMemoryContext, its texts (which
+ * only reasons use, and which stay in scratch) dropped.
+ */
+static void
+keep_values(DeltaLeafStats *ls, bool byval, int16 typlen)
+{
+	ls->min_text = NULL;
+	ls->max_text = NULL;
+	if (ls->has_min && !byval)
+		ls->min = datumCopy(ls->min, false, typlen);
+	if (ls->has_max && !byval)
+		ls->max = datumCopy(ls->max, false, typlen);
+}
+
 /*
  * delta_commit_stats_ensure: see stats.h.
  */
@@ -702,6 +1229,11 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 	int		   *newidx;
 	int			nnew = 0;
 	DeltaStatsHeader *hdr = NULL;
+	const DeltaField **newfields;
+	ScanSpan   *spans;
+	int		   *namelen;
+	DeltaLeafStats **outs;
+	bool		can_scan;
 	char	  **keys;
 	bool	   *byval;
 	int16	   *typlen;
@@ -767,6 +1299,19 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 	/* one parse per file for the header and every new column */
 	scratch = AllocSetContextCreate(old, "deltacc statistics decoding",
 									ALLOCSET_DEFAULT_SIZES);
+	can_scan = true;
+	newfields = palloc(sizeof(DeltaField *) * Max(nnew, 1));
+	for (j = 0; j < nnew; j++)
+	{
+		newfields[j] = fields[newidx[j]];
+		if (newfields[j]->parent != NULL)
+			can_scan = false;	/* nested: the parse tree finds it */
+	}
+	spans = palloc(sizeof(ScanSpan) * 3 * Max(nnew, 1));
+	namelen = palloc(sizeof(int) * Max(nnew, 1));
+	for (j = 0; j < nnew; j++)
+		namelen[j] = (int) strlen(newfields[j]->physical_name);
+	outs = palloc(sizeof(DeltaLeafStats *) * Max(nnew, 1));
 	for (i = 0; i < cs->nfiles; i++)
 	{
 		DeltaFileAction *fa = &commit->files[i];
@@ -786,6 +1331,29 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 			continue;
 		}
 		MemoryContextSwitchTo(scratch);
+		for (j = 0; j < nnew; j++)
+			outs[j] = &newcols[j]->vals[i];
+		if (can_scan && scan_stats(json, nnew, newfields, namelen, spans, &h,
+								   outs))
+		{
+#ifdef USE_ASSERT_CHECKING
+			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
+#endif
+			if (hdr)
+			{
+				hdr[i] = h;
+				/* what DELTA_DECODE_FULL would have pulled out of the stats */
+				fa->has_num_records = h.has_num_records;
+				fa->num_records = h.num_records;
+				if (h.tight_bounds >= 0)
+					fa->tight_bounds = h.tight_bounds;
+			}
+			MemoryContextSwitchTo(cxt);
+			for (j = 0; j < nnew; j++)
+				keep_values(outs[j], byval[j], typlen[j]);
+			MemoryContextReset(scratch);
+			continue;
+		}
 		if (!parse_stats_root(json, &root, &h, &error))
 		{
 			MemoryContextSwitchTo(cxt);
@@ -811,14 +1379,8 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 			MemoryContextSwitchTo(scratch);
 			decode_leaf(f, minv, maxv, nullc, h.has_num_records,
 						h.num_records, ls);
-			/* keep only the values, copied to cxt; texts are for reasons */
 			MemoryContextSwitchTo(cxt);
-			ls->min_text = NULL;
-			ls->max_text = NULL;
-			if (ls->has_min && !byval[j])
-				ls->min = datumCopy(ls->min, false, typlen[j]);
-			if (ls->has_max && !byval[j])
-				ls->max = datumCopy(ls->max, false, typlen[j]);
+			keep_values(ls, byval[j], typlen[j]);
 		}
 		MemoryContextSwitchTo(cxt);
 		MemoryContextReset(scratch);

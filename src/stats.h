@@ -93,12 +93,33 @@ typedef struct DeltaStatsColumn
 	DeltaLeafStats *vals;
 } DeltaStatsColumn;
 
+/*
+ * Remembered answers of one keep-predicate (delta_read_decision_key) on
+ * the files of a commit: state[i] 0 not known yet, 1 skip, 2 keep.
+ */
+typedef struct DeltaDecisionMemo
+{
+	struct DeltaDecisionMemo *next;
+	char	   *key;
+	int			keylen;
+	uint8	   *state;
+} DeltaDecisionMemo;
+
 typedef struct DeltaCommitStats
 {
 	int			nfiles;			/* = commit->n_files */
 	DeltaStatsHeader *hdr;		/* [nfiles], NULL before the first pass */
 	DeltaStatsColumn *cols;
+	DeltaDecisionMemo *memos;
 } DeltaCommitStats;
+
+/*
+ * The answer array of the keep-predicate with this key, created zeroed
+ * (nothing known) in cxt when new.  Any prefix of answers is valid, so an
+ * ERROR while filling it leaves nothing wrong behind.
+ */
+extern uint8 *delta_commit_stats_memo(DeltaCommitStats *cs, const char *key,
+									  int keylen, MemoryContext cxt);
 
 /* The cache key of leaf f's statistics (palloc'd). */
 extern char *delta_stats_column_key(const DeltaField *f);

@@ -98,6 +98,17 @@ SELECT pg_temp.pq_try(:'pq' || '/corrupt/def_level_too_large.parquet');
 SELECT count(*) FROM deltacc.read_parquet(NULL);
 SELECT count(*) FROM deltacc.read_parquet(:'pq' || '/empty.parquet');
 
+-- a Delta type deltacc does not read, nested inside an array's struct
+-- element, is refused before anything is read (SQLSTATE 0A000)
+CREATE FUNCTION pg_temp.rows_try(p text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM count(*) FROM deltacc.read_rows(p);
+  RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT pg_temp.rows_try(:'abs_srcdir' || '/data/rows/unsupported_nested');
+
 -- a role without pg_read_server_files is refused (SQL grant and C check)
 CREATE ROLE deltacc_pq_nopriv;
 GRANT USAGE ON SCHEMA deltacc TO deltacc_pq_nopriv;
@@ -202,6 +213,37 @@ ORDER BY (r ->> 'IntegerType')::int LIMIT 2;
 SELECT r -> 'map' AS map, r -> 'struct_of_array_of_map' AS struct_of_array_of_map
 FROM deltacc.read_rows(:'tables' || '/rs-stats-optional') r
 ORDER BY (r ->> 'integer')::int LIMIT 1;
+
+-- Column mapping id mode matches data columns by Parquet field_id, name
+-- mode by physical name.  Test-local copies whose metaData renames every
+-- physical name ("col-..." -> "renamed-col-..."; ids unchanged):
+--   * golden-cm-id-nested (id mode, also nested struct fields inside arrays
+--     and maps): still equal to its expected rows, because the ids match;
+--   * golden-dv-columnmapping (name mode): every column now reads as null
+--     (its partitionValues are keyed by physical names too), so the rows
+--     differ: names, not ids, count in name mode.
+SELECT '/tmp/deltacc_golden_' || pg_backend_pid() AS gtmp \gset
+CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' || cmd);
+END $$;
+SELECT pg_temp.sh('rm -rf ' || :'gtmp' || ' && mkdir -p ' || :'gtmp' ||
+                  ' && for t in golden-cm-id-nested golden-dv-columnmapping; do ' ||
+                  'mkdir -p ' || :'gtmp' || '/$t && cp -r ' || :'tables' || '/$t/delta ' ||
+                  :'tables' || '/$t/expected ' || :'gtmp' || '/$t/ && chmod -R u+w ' || :'gtmp' ||
+                  '/$t && sed -i ''s/physicalName\\":\\"col-/physicalName\\":\\"renamed-col-/g'' ' ||
+                  :'gtmp' || '/$t/delta/_delta_log/*.json; done');
+-- the rename took effect in the copies' schemas
+SELECT t, (SELECT count(*) FROM regexp_matches(pg_read_file(:'gtmp' || '/' || t ||
+             '/delta/_delta_log/00000000000000000000.json'), 'renamed-col-', 'g')) > 0 AS renamed
+FROM unnest(ARRAY['golden-cm-id-nested', 'golden-dv-columnmapping']) t ORDER BY 1;
+SELECT c.tbl, c.n_read, c.n_expected, c.only_read, c.only_expected, c.result
+FROM unnest(ARRAY['golden-cm-id-nested', 'golden-dv-columnmapping']) t,
+     pg_temp.golden_cmp(:'gtmp', t, 'UTC') c ORDER BY 1;
+SELECT r FROM deltacc.read_rows(:'gtmp' || '/golden-dv-columnmapping/delta') r
+ORDER BY r::text COLLATE "C" LIMIT 2;
+SELECT pg_temp.sh('chmod -R u+w ' || :'gtmp' || ' && rm -rf ' || :'gtmp');
+RESET TimeZone;
 
 -- deletion vectors and .crc files: live rows = numRecords - DV cardinality,
 -- and the latest .crc agrees (numFiles, and numDeletedRecordsOpt when the
