@@ -26,6 +26,7 @@
 
 #include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "lib/ilist.h"
 #include "miscadmin.h"
@@ -162,6 +163,29 @@ file_identity(const char *path, FileIdentity *id)
 	id->ctime_sec = (int64) st.st_ctim.tv_sec;
 	id->ctime_nsec = (int64) st.st_ctim.tv_nsec;
 	return true;
+}
+
+/*
+ * too_recent: was the file changed less than a second ago (or "in the
+ * future")?  File times have the kernel's coarse clock granularity (a few
+ * milliseconds), so a file rewritten twice within one tick can keep its
+ * size and times; an entry is only cached when its file has been left alone
+ * for longer than that, so that any later change gives a newer change time
+ * than the one remembered (as git does with "racily clean" entries).
+ */
+static bool
+too_recent(const FileIdentity *id)
+{
+	struct timespec now;
+	int64		newest;
+	int64		now_ns;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return true;
+	now_ns = (int64) now.tv_sec * 1000000000 + now.tv_nsec;
+	newest = Max(id->mtime_sec * 1000000000 + id->mtime_nsec,
+				 id->ctime_sec * 1000000000 + id->ctime_nsec);
+	return now_ns - newest < INT64CONST(1000000000);
 }
 
 /*
@@ -366,6 +390,7 @@ is_hex(char c)
  * (printable ASCII other than '"' and backslash); filled on first use.
  */
 static bool skip_plain[256];
+static bool skip_escape[256];	/* c may follow a backslash (not 'u') */
 static bool skip_plain_ready = false;
 
 /* a string in the subset at *pp (the opening quote); false: not provable */
@@ -380,7 +405,10 @@ skip_string(const char **pp, const char *end)
 		int			k;
 
 		for (k = 0; k < 256; k++)
+		{
 			skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+			skip_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
+		}
 		skip_plain_ready = true;
 	}
 	while (p < e)
@@ -406,6 +434,11 @@ skip_string(const char **pp, const char *end)
 		if (e - p < 2)
 			return false;
 		c = p[1];
+		if (likely(skip_escape[c]))
+		{
+			p += 2;
+			continue;
+		}
 		if (c == 'u')
 		{
 			if (e - p < 6 || !is_hex(p[2]) || !is_hex(p[3]) ||
@@ -418,9 +451,7 @@ skip_string(const char **pp, const char *end)
 			p += 6;
 			continue;
 		}
-		if (c == '\0' || strchr("\"\\/bfnrt", c) == NULL)
-			return false;
-		p += 2;
+		return false;			/* not a JSON escape */
 	}
 	return false;
 }
@@ -708,7 +739,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&
-		same_identity(&before, &after))
+		same_identity(&before, &after) && !too_recent(&after))
 	{
 		Size		bytes = MemoryContextMemAllocated(tmp, true) +
 			sizeof(CommitCacheEntry) + strlen(path) + 1 + sizeof(HashItem);

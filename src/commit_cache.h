@@ -8,7 +8,9 @@
  * need not be parsed again in the same session.  Entries are keyed by the
  * commit file's resolved path and version and are served only while the
  * file's identity (size, modification time, change time, inode, device)
- * is unchanged: a file rewritten in place is read again.  The total size is
+ * is unchanged: a file rewritten in place is read again (and a file changed
+ * less than a second ago is not cached at all, since file times only move
+ * with the kernel's coarse clock).  The total size is
  * bounded by deltacc.commit_cache_size (0 disables the cache); the least
  * recently used unpinned entries are evicted first.
  *

@@ -668,6 +668,9 @@ scan_string(StatsScan *sc, ScanSpan *span)
 	const unsigned char *q = (const unsigned char *) sc->p + 1;
 	const unsigned char *end = (const unsigned char *) sc->end;
 
+	while (end - q >= 4 && scan_plain[q[0]] && scan_plain[q[1]] &&
+		   scan_plain[q[2]] && scan_plain[q[3]])
+		q += 4;
 	while (q < end && scan_plain[*q])
 		q++;
 	if (q >= end || *q != '"')
