@@ -364,12 +364,29 @@ decode_dv(DeltaCommitBuilder *b, const DjValue *v, const char *action)
  * as missing (reference §1.9), never as an error.
  */
 static void
+stats_fields_peek(void *arg, const DjValue *v)
+{
+	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
+}
+
+static void
 extract_stats_fields(DeltaFileAction *fa, const char *stats, size_t len)
 {
-	DjValue		v;
+	/* parsed in a scratch arena: nothing of it stays in the caller's context */
+	(void) dc_json_peek(stats, len, stats_fields_peek, fa);
+}
 
-	if (dc_json_try_parse(stats, len, &v))
-		DeltaStatsFieldsFromJson(fa, &v);
+/*
+ * Set fa->stats to a copy of text[0..len) in the builder's memory and, in
+ * DELTA_DECODE_FULL mode, numRecords/tightBounds from it (see actions.h).
+ */
+void
+DeltaFileSetStats(DeltaCommitBuilder *b, DeltaFileAction *fa,
+				  const char *text, size_t len)
+{
+	fa->stats = bstrndup(b, text, len);
+	if (b->mode == DELTA_DECODE_FULL)
+		extract_stats_fields(fa, fa->stats, len);
 }
 
 /*
@@ -491,11 +508,7 @@ decode_file(DeltaCommitBuilder *b, const DjValue *v, DeltaFileKind kind,
 			/* replay: statistics are not kept */
 		}
 		else if (f->type == DJ_STRING)
-		{
-			fa->stats = bstr_value(b, f);
-			if (b->mode == DELTA_DECODE_FULL)
-				extract_stats_fields(fa, f->u.str, f->len);
-		}
+			DeltaFileSetStats(b, fa, f->u.str, f->len);
 		else
 		{
 			/* not what the protocol says, but unambiguous: keep it */

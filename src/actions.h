@@ -112,6 +112,15 @@ extern DeltaCommit *DeltaDecodeActionArray(const DjValue *array, int64 version);
  */
 extern void DeltaStatsFieldsFromJson(DeltaFileAction *fa, const DjValue *stats);
 
+/*
+ * Set fa->stats to a copy of text[0..len) (a stats JSON string, already
+ * checked to be UTF-8 without NUL) in b's memory, and in DELTA_DECODE_FULL
+ * mode numRecords/tightBounds from it.  For readers that get the stats
+ * string outside the action's JSON (Parquet checkpoints).
+ */
+extern void DeltaFileSetStats(DeltaCommitBuilder *b, DeltaFileAction *fa,
+							  const char *text, size_t len);
+
 /* Unique id of a DV: storageType + pathOrInlineDv [+ "@" offset] (palloc'd). */
 extern char *DeltaDVUniqueId(const DeltaDV *dv);
 

@@ -72,18 +72,77 @@ ckpt_pq_error(const PqError *err)
  * valid UTF-8 without NUL bytes (ERRCODE_DATA_CORRUPTED otherwise).
  */
 static void
-append_pq_string(StringInfo buf, const PqValue *v)
+check_pq_string(const PqValue *v)
 {
-	char	   *s;
-
 	if (!pg_verify_mbstr(PG_UTF8, (const char *) v->u.bytes, (int) v->len, true))
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("invalid UTF-8 string in checkpoint column \"%s\"",
 					   v->node ? v->node->name : "?"));
-	s = pnstrdup((const char *) v->u.bytes, v->len);
-	dc_json_append_string(buf, s);
-	pfree(s);
+}
+
+static void
+append_pq_string(StringInfo buf, const PqValue *v)
+{
+	check_pq_string(v);
+	dc_json_append_string_len(buf, (const char *) v->u.bytes, v->len);
+}
+
+/*
+ * Raise the errors append_pq_value would raise for v, without rendering it
+ * (for values a row's JSON leaves out but that were always checked).
+ */
+static void
+check_pq_value(const PqValue *v)
+{
+	uint32		i;
+
+	check_stack_depth();
+	switch (v->kind)
+	{
+		case PQV_NULL:
+		case PQV_BYTES:
+		case PQV_BOOL:
+		case PQV_INT32:
+		case PQV_INT64:
+		case PQV_FLOAT:
+		case PQV_DOUBLE:
+		case PQV_DECIMAL:
+		case PQV_DATE:
+		case PQV_TIMESTAMP:
+			break;
+		case PQV_STRING:
+			check_pq_string(v);
+			break;
+		case PQV_STRUCT:
+			for (i = 0; i < v->len; i++)
+				if (v->u.items[i].kind != PQV_NULL)
+					check_pq_value(&v->u.items[i]);
+			break;
+		case PQV_LIST:
+			for (i = 0; i < v->len; i++)
+				check_pq_value(&v->u.items[i]);
+			break;
+		case PQV_MAP:
+			for (i = 0; i < v->len; i++)
+			{
+				const PqValue *k = &v->u.map.keys[i];
+
+				if (k->kind != PQV_STRING)
+					ereport(ERROR,
+							errcode(ERRCODE_DATA_CORRUPTED),
+							errmsg("checkpoint map key of type %s is not a string",
+								   pq_value_kind_name(k->kind)));
+				check_pq_string(k);
+				check_pq_value(&v->u.map.values[i]);
+			}
+			break;
+		default:
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("unexpected Parquet value kind %d in checkpoint",
+						   (int) v->kind));
+	}
 }
 
 /*
@@ -256,6 +315,152 @@ append_pq_value(StringInfo buf, const PqValue *v, bool is_add)
 }
 
 /*
+ * Render a row as its JSON action object.  The "add" struct (when add is
+ * not NULL) is rendered without stats_parsed and partitionValues_parsed
+ * (only checked: they are handled separately or not needed) and, when its
+ * one "stats" field is a string, without it: *stats_out then points to that
+ * value (checked to be UTF-8) for the caller to set directly, which saves
+ * escaping and parsing the statistics as JSON.  Otherwise *stats_out is
+ * NULL.
+ */
+static void
+append_row(StringInfo buf, const PqValue *row, const PqValue *add,
+		   const PqValue **stats_out)
+{
+	uint32		i;
+	uint32		j;
+	bool		first = true;
+	int			n_stats = 0;
+
+	*stats_out = NULL;
+	appendStringInfoChar(buf, '{');
+	for (i = 0; i < row->len; i++)
+	{
+		const PqValue *it = &row->u.items[i];
+
+		if (it->kind == PQV_NULL)
+			continue;
+		if (!first)
+			appendStringInfoChar(buf, ',');
+		first = false;
+		dc_json_append_string(buf, it->node ? it->node->name : "");
+		appendStringInfoChar(buf, ':');
+		if (it != add)
+		{
+			append_pq_value(buf, it, false);
+			continue;
+		}
+		for (j = 0; j < it->len; j++)
+			if (it->u.items[j].node &&
+				strcmp(it->u.items[j].node->name, "stats") == 0)
+				n_stats++;
+		appendStringInfoChar(buf, '{');
+		first = true;
+		for (j = 0; j < it->len; j++)
+		{
+			const PqValue *f = &it->u.items[j];
+			const char *name = f->node ? f->node->name : "";
+
+			if (f->kind == PQV_NULL)
+				continue;
+			if (strcmp(name, "stats_parsed") == 0 ||
+				strcmp(name, "partitionValues_parsed") == 0)
+			{
+				check_pq_value(f);
+				continue;
+			}
+			if (n_stats == 1 && f->kind == PQV_STRING &&
+				strcmp(name, "stats") == 0)
+			{
+				check_pq_string(f);
+				*stats_out = f;
+				continue;
+			}
+			if (!first)
+				appendStringInfoChar(buf, ',');
+			first = false;
+			dc_json_append_string(buf, name);
+			appendStringInfoChar(buf, ':');
+			append_pq_value(buf, f, false);
+		}
+		appendStringInfoChar(buf, '}');
+		first = false;
+	}
+	appendStringInfoChar(buf, '}');
+}
+
+/*
+ * True when a checkpoint row holds an add struct (the rows that become file
+ * actions; anything else in an add column is an error when decoded).
+ */
+static const PqValue *
+row_add_struct(const PqValue *row)
+{
+	const PqValue *add = pq_struct_get(row, "add");
+
+	return (add != NULL && add->kind == PQV_STRUCT) ? add : NULL;
+}
+
+/*
+ * Decode one checkpoint row into b (b->mode says how much of a file is
+ * kept).  The row's JSON rendering is built in row_cxt and parsed into
+ * arena (both scratch for the caller to reset).
+ */
+static void
+decode_ckpt_row(DeltaCommitBuilder *b, const PqValue *row,
+				MemoryContext row_cxt, DcArena *arena)
+{
+	const PqValue *add;
+	const PqValue *stats;
+	int			n_before;
+	DjValue		action;
+	uint32		i;
+	StringInfoData buf;
+	MemoryContext old;
+
+	if (row->kind != PQV_STRUCT)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("checkpoint row is not a struct"));
+
+	/* a row with only nulls: a remove, commitInfo or other unprojected action */
+	for (i = 0; i < row->len; i++)
+		if (row->u.items[i].kind != PQV_NULL)
+			break;
+	if (i == row->len)
+		return;
+	add = row_add_struct(row);
+	old = MemoryContextSwitchTo(row_cxt);
+	initStringInfo(&buf);
+	append_row(&buf, row, add, &stats);
+	action = dc_json_parse_arena(arena, buf.data, buf.len, "checkpoint row",
+								 ERRCODE_DATA_CORRUPTED);
+	MemoryContextSwitchTo(old);
+
+	n_before = b->n_files;
+	DeltaDecodeAction(b, &action);
+	if (b->mode == DELTA_DECODE_KEYS || b->n_files == n_before)
+		return;
+	if (stats != NULL)
+		DeltaFileSetStats(b, &b->files[b->n_files - 1],
+						  (const char *) stats->u.bytes, stats->len);
+	if (add != NULL && b->files[b->n_files - 1].stats == NULL)
+	{
+		const PqValue *sp = pq_struct_get(add, "stats_parsed");
+
+		if (sp != NULL && sp->kind == PQV_STRUCT)
+		{
+			old = MemoryContextSwitchTo(row_cxt);
+			initStringInfo(&buf);
+			append_pq_value(&buf, sp, false);
+			MemoryContextSwitchTo(old);
+			b->files[b->n_files - 1].stats_parsed_json =
+				MemoryContextStrdup(b->cxt, buf.data);
+		}
+	}
+}
+
+/*
  * Decode one Parquet checkpoint file (or Parquet sidecar), given relative
  * to the table root, into a DeltaCommit of 'version' allocated in
  * CurrentMemoryContext.  Row groups are decoded in a context reset per row
@@ -264,7 +469,8 @@ append_pq_value(StringInfo buf, const PqValue *v, bool is_add)
  * (ERRCODE_DATA_CORRUPTED), with the context naming the file and row.
  */
 static DeltaCommit *
-read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
+read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
+				  DeltaDecodeMode mode)
 {
 	DeltaErrorPosition pos;
 	DeltaCommitBuilder b;
@@ -272,17 +478,16 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	MemoryContext file_cxt;
 	MemoryContext rg_cxt;
 	MemoryContext row_cxt;
-	MemoryContext old;
 	FmtAllocator file_alloc;
 	FmtAllocator rg_alloc;
 	FmtAllocator row_alloc;
+	DcArena    *arena;
 	int			fd;
 	char	   *abs_path;
 	struct stat st;
 	PqFile	   *f;
 	PqReader   *r;
 	PqError		err;
-	StringInfoData buf;
 	int			rg;
 	DeltaCommit *result;
 
@@ -299,6 +504,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 	file_alloc = dc_fmt_allocator(file_cxt);
 	rg_alloc = dc_fmt_allocator(rg_cxt);
 	row_alloc = dc_fmt_allocator(row_cxt);
+	arena = dc_arena_create(file_cxt);
 
 	memset(&err, 0, sizeof(err));
 	f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc, NULL, &err);
@@ -309,6 +515,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 		ckpt_pq_error(&err);
 
 	DeltaCommitBuilderInit(&b, version);
+	b.mode = mode;
 	for (rg = 0; rg < pq_num_row_groups(f); rg++)
 	{
 		PqValue		row;
@@ -321,10 +528,6 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 			ckpt_pq_error(&err);
 		for (;;)
 		{
-			const PqValue *add;
-			int			n_before;
-			DjValue		action;
-
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextReset(row_cxt);
 			rc = pq_reader_next(r, &row_alloc, &row, &rowpos, &err);
@@ -333,65 +536,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version)
 			if (rc == 0)
 				break;
 			pos.line = (int64) rowpos + 1;
-			if (row.kind != PQV_STRUCT)
-				ereport(ERROR,
-						errcode(ERRCODE_DATA_CORRUPTED),
-						errmsg("checkpoint row is not a struct"));
-
-			old = MemoryContextSwitchTo(row_cxt);
-			initStringInfo(&buf);
-			append_pq_value(&buf, &row, false);
-			if (strcmp(buf.data, "{}") == 0)
-			{
-				/* a remove, commitInfo or other unprojected action */
-				MemoryContextSwitchTo(old);
-				continue;
-			}
-			/* the add struct must be rendered without its parsed copies */
-			add = pq_struct_get(&row, "add");
-			if (add != NULL && add->kind == PQV_STRUCT)
-			{
-				uint32		i;
-				bool		first = true;
-
-				resetStringInfo(&buf);
-				appendStringInfoChar(&buf, '{');
-				for (i = 0; i < row.len; i++)
-				{
-					const PqValue *it = &row.u.items[i];
-
-					if (it->kind == PQV_NULL)
-						continue;
-					if (!first)
-						appendStringInfoChar(&buf, ',');
-					first = false;
-					dc_json_append_string(&buf, it->node ? it->node->name : "");
-					appendStringInfoChar(&buf, ':');
-					append_pq_value(&buf, it, it == add);
-				}
-				appendStringInfoChar(&buf, '}');
-			}
-			action = dc_json_parse(buf.data, buf.len, "checkpoint row",
-								   ERRCODE_DATA_CORRUPTED);
-			MemoryContextSwitchTo(old);
-
-			n_before = b.n_files;
-			DeltaDecodeAction(&b, &action);
-			if (add != NULL && add->kind == PQV_STRUCT && b.n_files > n_before &&
-				b.files[b.n_files - 1].stats == NULL)
-			{
-				const PqValue *sp = pq_struct_get(add, "stats_parsed");
-
-				if (sp != NULL && sp->kind == PQV_STRUCT)
-				{
-					old = MemoryContextSwitchTo(row_cxt);
-					initStringInfo(&buf);
-					append_pq_value(&buf, sp, false);
-					MemoryContextSwitchTo(old);
-					b.files[b.n_files - 1].stats_parsed_json =
-						MemoryContextStrdup(b.cxt, buf.data);
-				}
-			}
+			decode_ckpt_row(&b, &row, row_cxt, arena);
 		}
 	}
 	pos.line = 0;
@@ -418,10 +563,11 @@ ends_with(const char *name, const char *suffix)
  * Read one checkpoint file or sidecar (Parquet or JSON by its name).
  */
 static DeltaCommit *
-read_any_file(DeltaLog *log, const char *rel_path, int64 version)
+read_any_file(DeltaLog *log, const char *rel_path, int64 version,
+			  DeltaDecodeMode mode)
 {
 	if (ends_with(rel_path, ".parquet"))
-		return read_parquet_file(log, rel_path, version);
+		return read_parquet_file(log, rel_path, version, mode);
 	if (ends_with(rel_path, ".json"))
 		return DeltaLogReadActionFile(log, rel_path, version);
 	ereport(ERROR,
@@ -513,7 +659,9 @@ merge_parts(DeltaCommit **parts, int nparts, int64 version, const char *name)
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("checkpoint \"%s\" has no %s action", name,
 					   c->metadata == NULL ? "metaData" : "protocol"));
-	c->files = palloc_extended(sizeof(DeltaFileAction) * Max(nf, 1), MCXT_ALLOC_HUGE);
+	/* one part (the common case): keep its array, adds moved to the front */
+	c->files = nparts == 1 && parts[0]->n_files > 0 ? parts[0]->files :
+		palloc_extended(sizeof(DeltaFileAction) * Max(nf, 1), MCXT_ALLOC_HUGE);
 	c->txns = palloc(sizeof(DeltaTxn) * Max(nt, 1));
 	c->domains = palloc(sizeof(DeltaDomain) * Max(nd, 1));
 	for (i = 0; i < nparts; i++)
@@ -523,7 +671,8 @@ merge_parts(DeltaCommit **parts, int nparts, int64 version, const char *name)
 		{
 			if (parts[i]->files[j].kind != DELTA_FILE_ADD)
 				continue;
-			c->files[c->n_files] = parts[i]->files[j];
+			if (&c->files[c->n_files] != &parts[i]->files[j])
+				c->files[c->n_files] = parts[i]->files[j];
 			c->files[c->n_files].version = version;
 			c->n_files++;
 		}
@@ -536,24 +685,255 @@ merge_parts(DeltaCommit **parts, int nparts, int64 version, const char *name)
 }
 
 /*
+ * Whether the checkpoint log->checkpoints[first..first+n) can be read again
+ * row by row with a DeltaCkptCursor: classic or multi-part Parquet (v2
+ * checkpoints with their sidecars, and JSON parts, are always read whole).
+ */
+static bool
+stream_supported(DeltaLog *log, int first, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		DeltaCheckpointFile *cp = &log->checkpoints[first + i];
+
+		if ((cp->kind != DELTA_CKPT_CLASSIC && cp->kind != DELTA_CKPT_MULTIPART) ||
+			!ends_with(cp->name, ".parquet"))
+			return false;
+	}
+	return true;
+}
+
+/* A second pass over a checkpoint read with keys only (checkpoint.h). */
+struct DeltaCkptCursor
+{
+	DeltaLog   *log;
+	int			first;			/* the checkpoint's files in the listing */
+	int			n;
+	int64		version;
+	MemoryContext cxt;			/* owns everything below */
+	int			part;			/* part being read (n: past the end) */
+	char	   *rel_path;		/* of that part, NULL when none is open */
+	int			fd;
+	MemoryContext file_cxt;		/* the open part: footer, reader, arena */
+	MemoryContext rg_cxt;
+	MemoryContext row_cxt;
+	FmtAllocator rg_alloc;
+	FmtAllocator row_alloc;
+	DcArena    *arena;
+	PqFile	   *f;
+	PqReader   *r;
+	int			rg;				/* loaded row group, -1 before the first */
+	int64		next_ordinal;	/* ordinal of the next add row */
+};
+
+/* Close the part the cursor has open, if any. */
+static void
+cursor_close_part(DeltaCkptCursor *cur)
+{
+	if (cur->fd >= 0)
+		CloseTransientFile(cur->fd);
+	cur->fd = -1;
+	if (cur->file_cxt != NULL)
+		MemoryContextDelete(cur->file_cxt);
+	cur->file_cxt = NULL;
+}
+
+/*
+ * Reset callback of the cursor's context: close its file (the part's
+ * context is a child, already gone by then).
+ */
+static void
+cursor_cxt_cb(void *arg)
+{
+	DeltaCkptCursor *cur = (DeltaCkptCursor *) arg;
+
+	if (cur->fd >= 0)
+		CloseTransientFile(cur->fd);
+	cur->fd = -1;
+	cur->file_cxt = NULL;
+}
+
+/*
+ * Open part cur->part (ERRORs as read_parquet_file); cur->rel_path must
+ * name it already.
+ */
+static void
+cursor_open_part(DeltaCkptCursor *cur)
+{
+	MemoryContext old = MemoryContextSwitchTo(cur->cxt);
+	FmtAllocator file_alloc;
+	struct stat st;
+	PqError		err;
+
+	cur->file_cxt = AllocSetContextCreate(cur->cxt, "deltacc checkpoint cursor file",
+										  ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(cur->file_cxt);
+	cur->rg_cxt = AllocSetContextCreate(cur->file_cxt, "deltacc checkpoint row group",
+										ALLOCSET_DEFAULT_SIZES);
+	cur->row_cxt = AllocSetContextCreate(cur->file_cxt, "deltacc checkpoint row",
+										 ALLOCSET_DEFAULT_SIZES);
+	file_alloc = dc_fmt_allocator(cur->file_cxt);
+	cur->rg_alloc = dc_fmt_allocator(cur->rg_cxt);
+	cur->row_alloc = dc_fmt_allocator(cur->row_cxt);
+	cur->arena = dc_arena_create(cur->file_cxt);
+	cur->fd = DeltaOpenRegularFile(psprintf("%s/%s", cur->log->table_path, cur->rel_path),
+								   "checkpoint file", cur->rel_path, &st);
+	memset(&err, 0, sizeof(err));
+	cur->f = pq_open(DeltaPqReadAt, &cur->fd, (uint64_t) st.st_size, &file_alloc,
+					 NULL, &err);
+	if (cur->f == NULL)
+		ckpt_pq_error(&err);
+	cur->r = pq_reader_open(cur->f, ckpt_columns, lengthof(ckpt_columns), &err);
+	if (cur->r == NULL)
+		ckpt_pq_error(&err);
+	cur->rg = -1;
+	MemoryContextSwitchTo(old);
+}
+
+/* See checkpoint.h. */
+DeltaCkptCursor *
+DeltaCheckpointCursorOpen(DeltaLog *log, const DeltaCommit *state)
+{
+	MemoryContext cxt;
+	DeltaCkptCursor *cur;
+	MemoryContextCallback *cb;
+
+	Assert(state->ckpt_keys_only);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc checkpoint cursor",
+								ALLOCSET_SMALL_SIZES);
+	cur = MemoryContextAllocZero(cxt, sizeof(DeltaCkptCursor));
+	cur->log = log;
+	cur->first = state->ckpt_first;
+	cur->n = state->ckpt_n;
+	cur->version = state->version;
+	cur->cxt = cxt;
+	cur->fd = -1;
+	cb = MemoryContextAlloc(cxt, sizeof(MemoryContextCallback));
+	cb->func = cursor_cxt_cb;
+	cb->arg = cur;
+	MemoryContextRegisterResetCallback(cxt, cb);
+	return cur;
+}
+
+/* See checkpoint.h. */
+void
+DeltaCheckpointCursorClose(DeltaCkptCursor *cur)
+{
+	cursor_close_part(cur);
+	cur->part = 0;
+	cur->next_ordinal = 0;
+}
+
+/*
+ * See checkpoint.h.  Rows are numbered like the keys-only read numbers its
+ * files: every row with an add struct is one file, in part, row group and
+ * row order.  Rows before the wanted one are assembled but not decoded.
+ */
+DeltaFileAction *
+DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
+						 DeltaDecodeMode mode)
+{
+	DeltaErrorPosition pos;
+	PqError		err;
+
+	if (ordinal < cur->next_ordinal)
+		DeltaCheckpointCursorClose(cur);	/* start again from the top */
+	memset(&err, 0, sizeof(err));
+	DeltaErrorContextPush(&pos, cur->rel_path ? cur->rel_path : "_delta_log");
+	if (cur->fd < 0)
+		pos.file = "_delta_log";
+	for (;;)
+	{
+		PqValue		row;
+		int64_t		rowpos;
+		int			rc;
+
+		CHECK_FOR_INTERRUPTS();
+		if (cur->fd < 0)
+		{
+			if (cur->part >= cur->n)
+				ereport(ERROR,
+						errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
+							   cur->version));
+			cur->rel_path = MemoryContextStrdup(cur->cxt,
+												psprintf("_delta_log/%s",
+														 cur->log->checkpoints[cur->first + cur->part].name));
+			pos.file = cur->rel_path;
+			pos.line = 0;
+			cursor_open_part(cur);
+		}
+		if (cur->rg >= 0)
+		{
+			MemoryContextReset(cur->row_cxt);
+			rc = pq_reader_next(cur->r, &cur->row_alloc, &row, &rowpos, &err);
+			if (rc < 0)
+				ckpt_pq_error(&err);
+		}
+		else
+			rc = 0;
+		if (rc == 0)
+		{
+			/* next row group, or the next part */
+			if (cur->rg + 1 >= pq_num_row_groups(cur->f))
+			{
+				cursor_close_part(cur);
+				cur->part++;
+				continue;
+			}
+			cur->rg++;
+			MemoryContextReset(cur->rg_cxt);
+			if (!pq_reader_load_row_group(cur->r, cur->rg, &cur->rg_alloc, &err))
+				ckpt_pq_error(&err);
+			continue;
+		}
+		if (row.kind != PQV_STRUCT || row_add_struct(&row) == NULL)
+			continue;
+		if (cur->next_ordinal++ == ordinal)
+		{
+			DeltaCommitBuilder b;
+
+			pos.line = (int64) rowpos + 1;
+			DeltaCommitBuilderInit(&b, cur->version);	/* caller's context */
+			b.mode = mode;
+			decode_ckpt_row(&b, &row, cur->row_cxt, cur->arena);
+			if (b.n_files != 1)
+				ereport(ERROR,
+						errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("Delta checkpoint file \"%s\" changed while it was being read",
+							   cur->rel_path));
+			DeltaErrorContextPop(&pos);
+			return &b.files[0];
+		}
+	}
+}
+
+/*
  * Read the checkpoint whose files are log->checkpoints[first..first+n).
  */
 static DeltaCommit *
-read_checkpoint(DeltaLog *log, int first, int n)
+read_checkpoint(DeltaLog *log, int first, int n, bool keys_only)
 {
 	DeltaCheckpointFile *cp = &log->checkpoints[first];
 	DeltaCommit **parts;
+	DeltaCommit *result;
 	int			nparts = 0;
 	int			cap = n + 4;
 	int			i;
+	DeltaDecodeMode mode = DELTA_DECODE_FULL;
 
+	/* keys only when the files can be read again row by row (see below) */
+	if (keys_only && stream_supported(log, first, n))
+		mode = DELTA_DECODE_KEYS;
 	parts = palloc(sizeof(DeltaCommit *) * cap);
 	for (i = 0; i < n; i++)
 	{
 		char	   *rel = psprintf("_delta_log/%s", log->checkpoints[first + i].name);
 
 		CHECK_FOR_INTERRUPTS();
-		parts[nparts++] = read_any_file(log, rel, cp->version);
+		parts[nparts++] = read_any_file(log, rel, cp->version, mode);
 	}
 	if (cp->kind == DELTA_CKPT_V2_JSON || cp->kind == DELTA_CKPT_V2_PARQUET)
 	{
@@ -571,10 +951,14 @@ read_checkpoint(DeltaLog *log, int first, int n)
 				cap *= 2;
 				parts = repalloc(parts, sizeof(DeltaCommit *) * cap);
 			}
-			parts[nparts++] = read_any_file(log, rel, cp->version);
+			parts[nparts++] = read_any_file(log, rel, cp->version, mode);
 		}
 	}
-	return merge_parts(parts, nparts, cp->version, cp->name);
+	result = merge_parts(parts, nparts, cp->version, cp->name);
+	result->ckpt_keys_only = (mode == DELTA_DECODE_KEYS);
+	result->ckpt_first = first;
+	result->ckpt_n = n;
+	return result;
 }
 
 /*
@@ -636,8 +1020,8 @@ next_complete_checkpoint(DeltaLog *log, int *i, int64 max_version, int *n)
  * cancel, shutdown and out-of-memory are re-thrown.
  */
 static DeltaCommit *
-try_read_checkpoint(DeltaLog *log, int first, int n, char **message,
-					char **detail)
+try_read_checkpoint(DeltaLog *log, int first, int n, bool keys_only,
+					char **message, char **detail)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
@@ -650,7 +1034,7 @@ try_read_checkpoint(DeltaLog *log, int first, int n, char **message,
 	MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
-		result = read_checkpoint(log, first, n);
+		result = read_checkpoint(log, first, n, keys_only);
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
@@ -699,6 +1083,16 @@ try_read_checkpoint(DeltaLog *log, int first, int n, char **message,
 DeltaCommit *
 DeltaCheckpointRead(DeltaLog *log, int64 max_version)
 {
+	return DeltaCheckpointReadExt(log, max_version, false);
+}
+
+/*
+ * See checkpoint.h: DeltaCheckpointRead, optionally with the files' keys
+ * only.
+ */
+DeltaCommit *
+DeltaCheckpointReadExt(DeltaLog *log, int64 max_version, bool keys_only)
+{
 	int			i = log->n_checkpoints - 1;
 	int			first;
 	int			n;
@@ -718,9 +1112,9 @@ DeltaCheckpointRead(DeltaLog *log, int64 max_version)
 		if (older < 0 || IsInParallelMode() ||
 			(log->first_version < 0 ||
 			 log->checkpoints[older].version + 1 < log->first_version))
-			return read_checkpoint(log, first, n);
+			return read_checkpoint(log, first, n, keys_only);
 
-		state = try_read_checkpoint(log, first, n, &message, &detail);
+		state = try_read_checkpoint(log, first, n, keys_only, &message, &detail);
 		if (state != NULL)
 			return state;
 		ereport(WARNING,
@@ -736,9 +1130,17 @@ DeltaCheckpointRead(DeltaLog *log, int64 max_version)
 	return NULL;
 }
 
+/* See checkpoint.h: the files of the checkpoint, fully decoded. */
+DeltaCommit *
+DeltaCheckpointReadFull(DeltaLog *log, const DeltaCommit *state)
+{
+	return read_checkpoint(log, state->ckpt_first, state->ckpt_n, false);
+}
+
 /* See checkpoint.h. */
 void
 checkpoint_init(void)
 {
 	delta_checkpoint_read_hook = DeltaCheckpointRead;
+	delta_checkpoint_read_ext_hook = DeltaCheckpointReadExt;
 }

@@ -166,6 +166,11 @@ typedef struct DeltaCommit
 	bool		has_checkpoint_metadata;
 	int			n_sidecars;
 	char	  **sidecars;		/* "path" of each sidecar action */
+	/* added by perfsnap: a checkpoint state read with keys only */
+	bool		ckpt_keys_only; /* files lack stats and tags (see
+								 * checkpoint.h DeltaCheckpointReadExt) */
+	int			ckpt_first;		/* the checkpoint's files in the listing */
+	int			ckpt_n;
 	int64	   *sidecar_sizes;	/* its "sizeInBytes", -1 when absent (added by
 								 * golden for the sidecar size cross-check) */
 } DeltaCommit;

@@ -569,6 +569,17 @@ dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
 static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
+/*
+ * Forget the scratch space without freeing it: for standalone harnesses
+ * (test/fuzz) whose allocator stub frees all memory between inputs.
+ */
+void
+dc_json_scratch_forget(void)
+{
+	dc_scratch_arena = NULL;
+	dc_scratch_cxt = NULL;
+}
+
 static void
 dc_scratch_prepare(void)
 {
@@ -615,6 +626,28 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
 }
 
 /*
+ * Parse JSON text into the scratch arena and, when it is valid, call
+ * peek(arg, tree); returns whether it was valid.  Nothing is left allocated.
+ */
+bool
+dc_json_peek(const char *text, size_t len,
+			 void (*peek) (void *arg, const DjValue *v), void *arg)
+{
+	FmtAllocator alloc;
+	DjValue		v;
+	DjError		err;
+	bool		ok;
+
+	dc_scratch_prepare();
+	alloc = dc_arena_allocator(dc_scratch_arena);
+	ok = dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err);
+	if (ok)
+		peek(arg, &v);
+	dc_arena_reset(dc_scratch_arena);
+	return ok;
+}
+
+/*
  * Parse JSON text exactly and convert it to Jsonb; NULL when the text is
  * not valid JSON or holds a number or string jsonb cannot represent.
  */
@@ -624,11 +657,73 @@ dc_json_text_to_jsonb(const char *text, size_t len)
 	return dc_json_text_to_jsonb_ext(text, len, NULL, NULL);
 }
 
-/* Append s as a JSON string literal (escape_json does the escaping). */
+/*
+ * Append s[0..len) as a JSON string literal, escaped exactly as PostgreSQL's
+ * escape_json does (\b \f \n \r \t \" \\, other control characters as
+ * \u00xx), but copying runs of plain bytes at once.
+ */
+void
+dc_json_append_string_len(StringInfo buf, const char *s, size_t len)
+{
+	const char *end = s + len;
+	const char *run = s;
+
+	appendStringInfoCharMacro(buf, '"');
+	for (; s < end; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+		const char *esc;
+		char		hex[8];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		if (s > run)
+			appendBinaryStringInfo(buf, run, (int) (s - run));
+		run = s + 1;
+		switch (c)
+		{
+			case '\b':
+				esc = "\\b";
+				break;
+			case '\f':
+				esc = "\\f";
+				break;
+			case '\n':
+				esc = "\\n";
+				break;
+			case '\r':
+				esc = "\\r";
+				break;
+			case '\t':
+				esc = "\\t";
+				break;
+			case '"':
+				esc = "\\\"";
+				break;
+			case '\\':
+				esc = "\\\\";
+				break;
+			default:
+				/* "\\u%04x" of a control character */
+				memcpy(hex, "\\u00", 4);
+				hex[4] = "0123456789abcdef"[c >> 4];
+				hex[5] = "0123456789abcdef"[c & 0xF];
+				hex[6] = '\0';
+				esc = hex;
+				break;
+		}
+		appendStringInfoString(buf, esc);
+	}
+	if (s > run)
+		appendBinaryStringInfo(buf, run, (int) (s - run));
+	appendStringInfoCharMacro(buf, '"');
+}
+
+/* Append s (NUL-terminated) as a JSON string literal, as escape_json does. */
 void
 dc_json_append_string(StringInfo buf, const char *s)
 {
-	escape_json(buf, s);
+	dc_json_append_string_len(buf, s, strlen(s));
 }
 
 /*
@@ -656,7 +751,7 @@ dc_dj_append_json(StringInfo buf, const DjValue *v)
 			appendBinaryStringInfo(buf, v->u.num, (int) v->len);
 			break;
 		case DJ_STRING:
-			escape_json(buf, v->u.str);
+			dc_json_append_string_len(buf, v->u.str, v->len);
 			break;
 		case DJ_ARRAY:
 			appendStringInfoChar(buf, '[');
@@ -674,7 +769,8 @@ dc_dj_append_json(StringInfo buf, const DjValue *v)
 			{
 				if (i > 0)
 					appendStringInfoChar(buf, ',');
-				escape_json(buf, v->u.members[i].key);
+				dc_json_append_string_len(buf, v->u.members[i].key,
+										  v->u.members[i].keylen);
 				appendStringInfoChar(buf, ':');
 				dc_dj_append_json(buf, &v->u.members[i].value);
 			}

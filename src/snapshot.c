@@ -27,10 +27,12 @@
 #include "utils/memutils.h"
 
 #include "actions.h"
+#include "checkpoint.h"
 #include "log_reader.h"
 #include "snapshot.h"
 
 DeltaCheckpointReadHook delta_checkpoint_read_hook = NULL;
+DeltaCheckpointReadExtHook delta_checkpoint_read_ext_hook = NULL;
 
 /*
  * A live file during replay: its key, size and where its add is.  fa is set
@@ -60,6 +62,8 @@ struct DeltaSnapshotLazy
 	int			fd;				/* open commit file, or -1 */
 	int			fd_source;		/* which source fd is */
 	DcArena    *arena;			/* parse trees of re-read lines */
+	DeltaCkptCursor *ckpt_cursor;	/* checkpoint files (fa != NULL) are
+									 * keys only: decode them with this */
 	MemoryContextCallback close_cb;
 };
 
@@ -159,6 +163,15 @@ DeltaCommit *
 DeltaLogStartingState(DeltaLog *log, int64 from_version, int64 to_version,
 					  int64 *first_json)
 {
+	return DeltaLogStartingStateExt(log, from_version, to_version, first_json,
+									false);
+}
+
+/* Same, possibly with a keys-only checkpoint state (see snapshot.h). */
+DeltaCommit *
+DeltaLogStartingStateExt(DeltaLog *log, int64 from_version, int64 to_version,
+						 int64 *first_json, bool keys_only)
+{
 	DeltaCommit *state = NULL;
 
 	if (log->first_version >= 0 && from_version >= log->first_version)
@@ -166,7 +179,9 @@ DeltaLogStartingState(DeltaLog *log, int64 from_version, int64 to_version,
 		*first_json = from_version;
 		return NULL;
 	}
-	if (delta_checkpoint_read_hook != NULL)
+	if (keys_only && delta_checkpoint_read_ext_hook != NULL)
+		state = delta_checkpoint_read_ext_hook(log, to_version, true);
+	else if (delta_checkpoint_read_hook != NULL)
 		state = delta_checkpoint_read_hook(log, to_version);
 	if (state != NULL && state->version <= to_version &&
 		(state->version + 1 >= log->first_version ||
@@ -437,6 +452,54 @@ lazy_close_cb(void *arg)
 	if (lz->fd >= 0)
 		CloseTransientFile(lz->fd);
 	lz->fd = -1;
+	/* the checkpoint cursor closes its file with its own context */
+}
+
+/*
+ * The snapshot started from a keys-only checkpoint state: the live keys
+ * that still come from it (fa set, offset = index in start->files) have no
+ * stats.  When, in key order, those indexes only grow (checkpoints written
+ * in path order), a cursor reads them in one pass as they are fetched;
+ * otherwise the checkpoint is read again whole, fully decoded (as without
+ * keys_only), and the keys point into that.
+ */
+static void
+lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
+{
+	DeltaSnapshotLazy *lz = snap->lazy;
+	int64		last = -1;
+	int64		i;
+	DeltaCommit *full;
+
+	for (i = 0; i < snap->n_files; i++)
+	{
+		const LiveKey *k = lz->keys[i];
+
+		if (k->fa == NULL)
+			continue;
+		if (k->offset <= last)
+			break;
+		last = k->offset;
+	}
+	if (i == snap->n_files)
+	{
+		lz->ckpt_cursor = DeltaCheckpointCursorOpen(lz->log, start);
+		return;
+	}
+	full = DeltaCheckpointReadFull(lz->log, start);
+	if (full->n_files != start->n_files)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
+					   start->version));
+	for (i = 0; i < snap->n_files; i++)
+	{
+		LiveKey    *k = lz->keys[i];
+
+		CHECK_FOR_INTERRUPTS();
+		if (k->fa != NULL)
+			k->fa = &full->files[k->offset];
+	}
 }
 
 /*
@@ -488,7 +551,7 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	rs.live = livefiles_create(cxt, 1024, NULL);
 	DeltaCommitBuilderInit(&rs.meta, -1);
 
-	start = DeltaLogStartingState(log, 0, version, &first_json);
+	start = DeltaLogStartingStateExt(log, 0, version, &first_json, true);
 	if (start != NULL)
 	{
 		snap->checkpoint_version = start->version;
@@ -496,7 +559,7 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 		for (i = 0; i < start->n_files; i++)
 		{
 			CHECK_FOR_INTERRUPTS();
-			replay_file(&rs, &start->files[i], true, 0, 0, 0);
+			replay_file(&rs, &start->files[i], true, i, 0, 0);
 		}
 	}
 	lz->n_sources = (int) Max(version - first_json + 1, 0);
@@ -553,6 +616,8 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	if (rs.order)
 		pfree(rs.order);
 	qsort(lz->keys, n, sizeof(LiveKey *), cmp_live_key_ptr);
+	if (start != NULL && start->ckpt_keys_only)
+		lazy_checkpoint_files(snap, start);
 
 	finish_txns(snap, start, &rs.meta);
 	finish_domains(snap, start, &rs.meta);
@@ -612,6 +677,26 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	return NULL;				/* keep compiler quiet */
 }
 
+/*
+ * Decode the checkpoint file behind a live key with the snapshot's cursor
+ * into CurrentMemoryContext; ERROR when it is not the key's file.
+ */
+static DeltaFileAction *
+lazy_checkpoint_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
+{
+	DeltaFileAction *fa = DeltaCheckpointCursorGet(snap->lazy->ckpt_cursor,
+												   k->offset, mode);
+
+	if (strcmp(fa->path, k->path) != 0 ||
+		(fa->dv == NULL) != (k->dv_uid == NULL) ||
+		(fa->dv != NULL && strcmp(fa->dv->unique_id, k->dv_uid) != 0))
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
+					   snap->checkpoint_version));
+	return fa;
+}
+
 /* The i-th live file (see snapshot.h). */
 DeltaFileAction *
 DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i)
@@ -629,6 +714,9 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 	if (snap->files != NULL)
 		return snap->files[i];
 	k = snap->lazy->keys[i];
+	if (k->fa != NULL && snap->lazy->ckpt_cursor != NULL)
+		return lazy_checkpoint_file(snap, k, defer_stats ? DELTA_DECODE_ROW
+									: DELTA_DECODE_FULL);
 	if (k->fa != NULL)
 		return k->fa;
 	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_ROW
@@ -656,6 +744,8 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	}
 	snap->files = files;
 	lazy_close_cb(snap->lazy);
+	if (snap->lazy->ckpt_cursor != NULL)
+		DeltaCheckpointCursorClose(snap->lazy->ckpt_cursor);
 	MemoryContextSwitchTo(old);
 	return snap;
 }

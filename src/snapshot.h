@@ -61,6 +61,16 @@ typedef DeltaCommit *(*DeltaCheckpointReadHook) (DeltaLog *log,
 extern DeltaCheckpointReadHook delta_checkpoint_read_hook;
 
 /*
+ * Same, with keys_only: the checkpoint module may then decode the files
+ * with keys only (DeltaCommit.ckpt_keys_only; see checkpoint.h).  Used by
+ * lazy snapshots.
+ */
+typedef DeltaCommit *(*DeltaCheckpointReadExtHook) (DeltaLog *log,
+													int64 max_version,
+													bool keys_only);
+extern DeltaCheckpointReadExtHook delta_checkpoint_read_ext_hook;
+
+/*
  * Build the snapshot at 'version' (-1 = latest).  The result lives in a new
  * memory context, a child of CurrentMemoryContext (free it with
  * DeltaSnapshotFree or with its parent).  ERRORs: version out of range
@@ -122,6 +132,11 @@ extern void DeltaProtocolCheckReadable(const DeltaProtocol *protocol);
  */
 extern DeltaCommit *DeltaLogStartingState(DeltaLog *log, int64 from_version,
 										  int64 to_version, int64 *first_json);
+
+/* Same, asking for a keys-only checkpoint state when keys_only. */
+extern DeltaCommit *DeltaLogStartingStateExt(DeltaLog *log, int64 from_version,
+											 int64 to_version, int64 *first_json,
+											 bool keys_only);
 
 /* Compare two file actions by (path, DV unique id); for qsort and search. */
 extern int	DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b);

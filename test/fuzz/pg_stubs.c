@@ -24,6 +24,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 
+#include "json_util.h"
 #include "pg_stubs.h"
 
 /* port.h maps the printf family onto src/port's; use the C library's */
@@ -153,6 +154,7 @@ stub_free_all(void)
 	}
 	allocated = 0;
 	error_context_stack = NULL;
+	dc_json_scratch_forget();	/* its blocks were just freed */
 }
 
 void *
