@@ -393,27 +393,32 @@ static bool skip_plain[256];
 static bool skip_escape[256];	/* c may follow a backslash (not 'u') */
 static bool skip_plain_ready = false;
 
+/* fill skip_plain / skip_escape once */
+static void
+skip_tables_init(void)
+{
+	int			k;
+
+	if (likely(skip_plain_ready))
+		return;
+	for (k = 0; k < 256; k++)
+	{
+		skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+		skip_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
+	}
+	skip_plain_ready = true;
+}
+
 /*
- * a string in the subset at *pp (the opening quote); false: not provable.
- * *saw_u (if not NULL) is set when it holds a \u escape.
+ * a string in the subset at *pp (the opening quote); false: not provable
+ * (skip_tables_init must have run)
  */
 static bool
-skip_string_u(const char **pp, const char *end, bool *saw_u)
+skip_string(const char **pp, const char *end)
 {
 	const unsigned char *p = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
 
-	if (unlikely(!skip_plain_ready))
-	{
-		int			k;
-
-		for (k = 0; k < 256; k++)
-		{
-			skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
-			skip_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
-		}
-		skip_plain_ready = true;
-	}
 	while (p < e)
 	{
 		unsigned char c;
@@ -451,8 +456,6 @@ skip_string_u(const char **pp, const char *end, bool *saw_u)
 				((p[2] == 'd' || p[2] == 'D') &&
 				 strchr("89abcdefABCDEF", p[3]) != NULL))
 				return false;	/* \u0000, surrogates: let djson judge */
-			if (saw_u)
-				*saw_u = true;
 			p += 6;
 			continue;
 		}
@@ -461,12 +464,6 @@ skip_string_u(const char **pp, const char *end, bool *saw_u)
 	return false;
 }
 
-/* skip_string_u without the \u report */
-static inline bool
-skip_string(const char **pp, const char *end)
-{
-	return skip_string_u(pp, end, NULL);
-}
 
 /* one JSON value of the subset at *pp; false: not provable */
 static bool
@@ -588,6 +585,8 @@ skip_file_action_line(void *arg, const char *line, Size len)
 	int			i;
 	bool		matched = false;
 
+	skip_tables_init();
+
 	p = skip_ws(p, end);
 	if (p >= end || *p != '{')
 		return false;
@@ -682,6 +681,8 @@ typedef struct FastReader
 	OrderedFile *order;
 	int			n_order;
 	int			cap_order;
+	char	   *ubuf;			/* decoded stats, as long as the line */
+	Size		ucap;
 } FastReader;
 
 /* a plain string (no escapes) at *pp: its bytes without the quotes */
@@ -733,36 +734,41 @@ plain_int(const char **pp, const char *end, int64 *out)
 }
 
 /*
- * unescape_stats: the decoded text of a string with standard escapes only
- * (checked by skip_string; \u escapes refused here), copied into the
- * builder's string arena.
+ * unescape_string: validate (as skip_string, \u escapes refused) and decode
+ * the string at *pp into buf, which holds at least as many bytes as the
+ * rest of the line; *outlen gets the decoded length.  False: not provable.
  */
-static char *
-unescape_stats(DeltaCommitBuilder *b, const char *s, int len)
+static bool
+unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 {
-	char	   *out;
-	char	   *o;
-	const char *p = s;
-	const char *end = s + len;
+	const unsigned char *p = (const unsigned char *) *pp + 1;
+	const unsigned char *e = (const unsigned char *) end;
+	char	   *o = buf;
 
-	if (memchr(s, '\\', len) == NULL)
-		return DeltaArenaStrndup(&b->strings, s, len);
-	out = palloc(len + 1);
-	o = out;
-	while (p < end)
+	for (;;)
 	{
-		const char *bs = memchr(p, '\\', end - p);
+		unsigned char c;
 
-		if (bs == NULL)
+		while (p < e && skip_plain[*p])
+			*o++ = (char) *p++;
+		if (p >= e)
+			return false;
+		if (*p == '"')
 		{
-			memcpy(o, p, end - p);
-			o += end - p;
-			break;
+			*pp = (const char *) p + 1;
+			*outlen = (int) (o - buf);
+			return true;
 		}
-		memcpy(o, p, bs - p);
-		o += bs - p;
-		switch (bs[1])
+		if (*p != '\\' || e - p < 2)
+			return false;		/* control or non-ASCII: let djson judge */
+		c = p[1];
+		switch (c)
 		{
+			case '"':
+			case '\\':
+			case '/':
+				*o++ = (char) c;
+				break;
 			case 'b':
 				*o++ = '\b';
 				break;
@@ -778,16 +784,11 @@ unescape_stats(DeltaCommitBuilder *b, const char *s, int len)
 			case 't':
 				*o++ = '\t';
 				break;
-			default:			/* " \ / */
-				*o++ = bs[1];
-				break;
+			default:
+				return false;	/* \u escapes and invalid ones: djson */
 		}
-		p = bs + 2;
+		p += 2;
 	}
-	*o = '\0';
-	o = DeltaArenaStrndup(&b->strings, out, o - out);
-	pfree(out);
-	return o;
 }
 
 #define FAST_SEEN(bit) do { if (seen & (bit)) return false; seen |= (bit); } while (0)
@@ -798,9 +799,9 @@ unescape_stats(DeltaCommitBuilder *b, const char *s, int len)
  * of that shape.
  */
 static bool
-fast_add(DeltaCommitBuilder *b, const char *line, Size len,
-		 DeltaFileAction *fa)
+fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 {
+	DeltaCommitBuilder *b = &r->b;
 	const char *p = line;
 	const char *end = line + len;
 	unsigned	seen = 0;
@@ -934,14 +935,9 @@ fast_add(DeltaCommitBuilder *b, const char *line, Size len,
 			FAST_SEEN(32);
 			if (*p == '"')
 			{
-				const char *s0 = p + 1;
-				bool		saw_u = false;
-
-				/* a \u escape: let djson decode it */
-				if (!skip_string_u(&p, end, &saw_u) || saw_u)
+				if (!unescape_string(&p, end, r->ubuf, &stats_len))
 					return false;
-				stats = s0;
-				stats_len = (int) (p - 1 - s0);
+				stats = r->ubuf;
 			}
 			else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
 			{
@@ -1034,7 +1030,7 @@ fast_add(DeltaCommitBuilder *b, const char *line, Size len,
 		}
 	}
 	if (stats != NULL && !stats_null)
-		fa->stats = unescape_stats(b, stats, stats_len);
+		fa->stats = DeltaArenaStrndup(&b->strings, stats, stats_len);
 	return true;
 }
 
@@ -1120,7 +1116,14 @@ fast_line(void *arg, const char *line, Size len)
 			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
 			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
 	}
-	if (!fast_add(&r->b, line, len, &r->fast[r->n_fast]))
+	if (r->ucap < len + 1)
+	{
+		r->ucap = Max(len + 1, 2 * r->ucap);
+		if (r->ubuf)
+			pfree(r->ubuf);
+		r->ubuf = MemoryContextAllocHuge(r->b.cxt, r->ucap);
+	}
+	if (!fast_add(r, line, len, &r->fast[r->n_fast]))
 		return false;
 #ifdef USE_ASSERT_CHECKING
 	assert_fast_matches_tree(line, len, &r->fast[r->n_fast]);
@@ -1159,6 +1162,7 @@ read_commit_fast(DeltaLog *log, int64 version)
 	int			k;
 
 	DeltaLogCheckCommitAvailable(log, version);
+	skip_tables_init();
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
 	DeltaCommitBuilderInit(&r.b, version);
@@ -1182,6 +1186,8 @@ read_commit_fast(DeltaLog *log, int64 version)
 	c->n_actions += r.n_fast;
 	pfree(r.fast);
 	pfree(r.order);
+	if (r.ubuf)
+		pfree(r.ubuf);
 	return c;
 }
 
