@@ -167,15 +167,14 @@ dc_dj_fits_jsonb(const DjValue *v)
 }
 
 /*
- * Numeric of a JSON number token.  Plain integers and decimals of at most
- * 18 significant digits without exponent (nearly every statistic) are
- * built from an int64 mantissa with int64_to_numeric or
- * int64_div_fast_to_numeric; the result is the same value with the same
- * display scale numeric_in gives.  Everything else goes through numeric_in
- * on the exact token text.  The token must satisfy dj_number_fits_numeric.
+ * Numeric of a JSON number token that is a plain integer or decimal of at
+ * most 18 digits without exponent (nearly every statistic), built from an
+ * int64 mantissa with int64_to_numeric or int64_div_fast_to_numeric: the
+ * same value with the same display scale numeric_in gives.  NULL for any
+ * other token (the caller uses numeric_in on the exact text).
  */
 static Numeric
-dj_number_to_numeric(const DjValue *v)
+dj_number_fast_numeric(const DjValue *v)
 {
 	const char *s = v->u.num;
 	const char *end = s + v->len;
@@ -193,7 +192,7 @@ dj_number_to_numeric(const DjValue *v)
 	{
 		mant = mant * 10 + (*s - '0');
 		if (++ndigits > 18)
-			goto slow;
+			return NULL;
 	}
 	if (s < end && *s == '.')
 	{
@@ -202,24 +201,18 @@ dj_number_to_numeric(const DjValue *v)
 			mant = mant * 10 + (*s - '0');
 			scale++;
 			if (++ndigits > 18)
-				goto slow;
+				return NULL;
 		}
 		if (scale == 0)
-			goto slow;
+			return NULL;
 	}
 	if (s != end || ndigits == 0)
-		goto slow;				/* exponent (or anything unexpected) */
+		return NULL;			/* exponent (or anything unexpected) */
 	if (neg)
 		mant = -mant;
 	if (scale == 0)
 		return int64_to_numeric(mant);
 	return int64_div_fast_to_numeric(mant, scale);
-
-slow:
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in,
-											   CStringGetDatum(v->u.num),
-											   ObjectIdGetDatum(InvalidOid),
-											   Int32GetDatum(-1)));
 }
 
 /*
@@ -241,6 +234,10 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
 			jv->val.boolean = (v->type == DJ_TRUE);
 			break;
 		case DJ_NUMBER:
+			jv->type = jbvNumeric;
+			jv->val.numeric = dj_number_fast_numeric(v);
+			if (jv->val.numeric != NULL)
+				break;
 			if (!dj_number_fits_numeric(v))
 			{
 				if (!strict)
@@ -249,8 +246,11 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
 						errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 						errmsg("JSON number is out of the range of type numeric"));
 			}
-			jv->type = jbvNumeric;
-			jv->val.numeric = dj_number_to_numeric(v);
+			jv->val.numeric =
+				DatumGetNumeric(DirectFunctionCall3(numeric_in,
+													CStringGetDatum(v->u.num),
+													ObjectIdGetDatum(InvalidOid),
+													Int32GetDatum(-1)));
 			break;
 		case DJ_STRING:
 			if (v->len > DC_JSONB_MAX_STRING)
