@@ -393,24 +393,32 @@ static bool skip_plain[256];
 static bool skip_escape[256];	/* c may follow a backslash (not 'u') */
 static bool skip_plain_ready = false;
 
-/* a string in the subset at *pp (the opening quote); false: not provable */
+/* fill skip_plain / skip_escape once */
+static void
+skip_tables_init(void)
+{
+	int			k;
+
+	if (likely(skip_plain_ready))
+		return;
+	for (k = 0; k < 256; k++)
+	{
+		skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+		skip_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
+	}
+	skip_plain_ready = true;
+}
+
+/*
+ * a string in the subset at *pp (the opening quote); false: not provable
+ * (skip_tables_init must have run)
+ */
 static bool
 skip_string(const char **pp, const char *end)
 {
 	const unsigned char *p = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
 
-	if (unlikely(!skip_plain_ready))
-	{
-		int			k;
-
-		for (k = 0; k < 256; k++)
-		{
-			skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
-			skip_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
-		}
-		skip_plain_ready = true;
-	}
 	while (p < e)
 	{
 		unsigned char c;
@@ -455,6 +463,7 @@ skip_string(const char **pp, const char *end)
 	}
 	return false;
 }
+
 
 /* one JSON value of the subset at *pp; false: not provable */
 static bool
@@ -576,6 +585,8 @@ skip_file_action_line(void *arg, const char *line, Size len)
 	int			i;
 	bool		matched = false;
 
+	skip_tables_init();
+
 	p = skip_ws(p, end);
 	if (p >= end || *p != '{')
 		return false;
@@ -633,6 +644,551 @@ read_commit_table_actions(DeltaLog *log, int64 version)
 							   decode_table_action, &b);
 	pfree(name);
 	return DeltaCommitBuilderFinish(&b);
+}
+
+/* ---------------------------------------------------------------------
+ * Decoding add lines of the common shape without a parse tree
+ *
+ * A winner's add line {"add":{"path":...,"partitionValues":{...},"size":N,
+ * "modificationTime":N,"dataChange":b,"stats":"...","tags":{...}}} is
+ * decoded straight from the text when it is provably what
+ * DeltaDecodeAction(DELTA_DECODE_ROW) would decode without an error: valid
+ * JSON of the subset above, no duplicate of a key decode_file reads, path
+ * and partition values plain ASCII strings (values may be null), size and
+ * modificationTime plain integers (size not negative), dataChange a
+ * boolean, stats a string (standard escapes only), no deletion vector,
+ * baseRowId / defaultRowCommitVersion plain integers if present; other keys
+ * (tags included, which DELTA_DECODE_ROW does not keep) are only validated.
+ * Any other line goes through djson and DeltaDecodeAction as before.
+ * Assert-enabled builds decode every fast line the slow way too and
+ * compare.
+ * ---------------------------------------------------------------------
+ */
+
+/* One file action of the commit being read, in line order. */
+typedef struct OrderedFile
+{
+	bool		fast;			/* decoded here, else builder file 'index' */
+	int			index;
+} OrderedFile;
+
+typedef struct FastReader
+{
+	DeltaCommitBuilder b;		/* table actions and slow file actions */
+	DeltaFileAction *fast;		/* fast-decoded adds */
+	int			n_fast;
+	int			cap_fast;
+	OrderedFile *order;
+	int			n_order;
+	int			cap_order;
+	char	   *ubuf;			/* decoded stats, as long as the line */
+	Size		ucap;
+} FastReader;
+
+/* a plain string (no escapes) at *pp: its bytes without the quotes */
+static bool
+plain_string(const char **pp, const char *end, const char **s, int *len)
+{
+	const char *start = *pp + 1;
+	const char *p = *pp;
+
+	if (!skip_string(&p, end))
+		return false;
+	if (memchr(start, '\\', p - 1 - start) != NULL)
+		return false;
+	*s = start;
+	*len = (int) (p - 1 - start);
+	*pp = p;
+	return true;
+}
+
+/* a plain integer token (JSON syntax, at most 18 digits) at *pp */
+static bool
+plain_int(const char **pp, const char *end, int64 *out)
+{
+	const char *p = *pp;
+	bool		neg = false;
+	int64		v = 0;
+	int			nd = 0;
+
+	if (p < end && *p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	if (p >= end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < end &&
+											 p[1] >= '0' && p[1] <= '9'))
+		return false;
+	while (p < end && *p >= '0' && *p <= '9')
+	{
+		if (++nd > 18)
+			return false;
+		v = v * 10 + (*p - '0');
+		p++;
+	}
+	if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
+		return false;
+	*out = neg ? -v : v;
+	*pp = p;
+	return true;
+}
+
+/*
+ * unescape_string: validate (as skip_string, \u escapes refused) and decode
+ * the string at *pp into buf, which holds at least as many bytes as the
+ * rest of the line; *outlen gets the decoded length.  False: not provable.
+ */
+static bool
+unescape_string(const char **pp, const char *end, char *buf, int *outlen)
+{
+	const unsigned char *p = (const unsigned char *) *pp + 1;
+	const unsigned char *e = (const unsigned char *) end;
+	char	   *o = buf;
+
+	for (;;)
+	{
+		unsigned char c;
+
+		while (p < e && skip_plain[*p])
+			*o++ = (char) *p++;
+		if (p >= e)
+			return false;
+		if (*p == '"')
+		{
+			*pp = (const char *) p + 1;
+			*outlen = (int) (o - buf);
+			return true;
+		}
+		if (*p != '\\' || e - p < 2)
+			return false;		/* control or non-ASCII: let djson judge */
+		c = p[1];
+		switch (c)
+		{
+			case '"':
+			case '\\':
+			case '/':
+				*o++ = (char) c;
+				break;
+			case 'b':
+				*o++ = '\b';
+				break;
+			case 'f':
+				*o++ = '\f';
+				break;
+			case 'n':
+				*o++ = '\n';
+				break;
+			case 'r':
+				*o++ = '\r';
+				break;
+			case 't':
+				*o++ = '\t';
+				break;
+			default:
+				return false;	/* \u escapes and invalid ones: djson */
+		}
+		p += 2;
+	}
+}
+
+#define FAST_SEEN(bit) do { if (seen & (bit)) return false; seen |= (bit); } while (0)
+
+/*
+ * fast_add: decode one add line of the common shape into *fa (strings in
+ * b's arena); false (nothing usable in *fa) when the line is not provably
+ * of that shape.
+ */
+static bool
+fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
+{
+	DeltaCommitBuilder *b = &r->b;
+	const char *p = line;
+	const char *end = line + len;
+	unsigned	seen = 0;
+	const char *stats = NULL;
+	int			stats_len = 0;
+	bool		stats_null = false;
+	const char *path = NULL;
+	int			path_len = 0;
+	int			npv = 0;
+	const char *pvk[16];
+	int			pvkl[16];
+	const char *pvv[16];
+	int			pvvl[16];
+	int			k;
+
+	p = skip_ws(p, end);
+	if (end - p < 7 || memcmp(p, "{\"add\"", 6) != 0)
+		return false;
+	p = skip_ws(p + 6, end);
+	if (p >= end || *p != ':')
+		return false;
+	p = skip_ws(p + 1, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = skip_ws(p + 1, end);
+	memset(fa, 0, sizeof(*fa));
+	if (p < end && *p == '}')
+		return false;			/* no fields: let decode_file complain */
+	for (;;)
+	{
+		const char *key;
+		int			kl;
+
+		p = skip_ws(p, end);
+		if (p >= end || *p != '"' || !plain_string(&p, end, &key, &kl))
+			return false;
+		p = skip_ws(p, end);
+		if (p >= end || *p != ':')
+			return false;
+		p = skip_ws(p + 1, end);
+		if (p >= end)
+			return false;
+#define KEY(lit) (kl == (int) sizeof(lit) - 1 && memcmp(key, lit, kl) == 0)
+		if (KEY("path"))
+		{
+			FAST_SEEN(1);
+			if (*p != '"' || !plain_string(&p, end, &path, &path_len) ||
+				path_len == 0)
+				return false;
+		}
+		else if (KEY("partitionValues"))
+		{
+			FAST_SEEN(2);
+			if (*p != '{')
+				return false;
+			p = skip_ws(p + 1, end);
+			if (p < end && *p == '}')
+				p++;
+			else
+				for (;;)
+				{
+					if (npv == lengthof(pvk))
+						return false;
+					p = skip_ws(p, end);
+					if (p >= end || *p != '"' ||
+						!plain_string(&p, end, &pvk[npv], &pvkl[npv]))
+						return false;
+					p = skip_ws(p, end);
+					if (p >= end || *p != ':')
+						return false;
+					p = skip_ws(p + 1, end);
+					if (p < end && *p == '"')
+					{
+						if (!plain_string(&p, end, &pvv[npv], &pvvl[npv]))
+							return false;
+					}
+					else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+					{
+						pvv[npv] = NULL;
+						p += 4;
+					}
+					else
+						return false;
+					npv++;
+					p = skip_ws(p, end);
+					if (p < end && *p == ',')
+					{
+						p++;
+						continue;
+					}
+					if (p < end && *p == '}')
+					{
+						p++;
+						break;
+					}
+					return false;
+				}
+		}
+		else if (KEY("size"))
+		{
+			FAST_SEEN(4);
+			if (!plain_int(&p, end, &fa->size) || fa->size < 0)
+				return false;
+			fa->has_size = true;
+		}
+		else if (KEY("modificationTime"))
+		{
+			FAST_SEEN(8);
+			if (!plain_int(&p, end, &fa->modification_time))
+				return false;
+			fa->has_modification_time = true;
+		}
+		else if (KEY("dataChange"))
+		{
+			FAST_SEEN(16);
+			if (end - p >= 4 && memcmp(p, "true", 4) == 0)
+			{
+				fa->data_change = true;
+				p += 4;
+			}
+			else if (end - p >= 5 && memcmp(p, "false", 5) == 0)
+			{
+				fa->data_change = false;
+				p += 5;
+			}
+			else
+				return false;
+		}
+		else if (KEY("stats"))
+		{
+			FAST_SEEN(32);
+			if (*p == '"')
+			{
+				if (!unescape_string(&p, end, r->ubuf, &stats_len))
+					return false;
+				stats = r->ubuf;
+			}
+			else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+			{
+				stats_null = true;
+				p += 4;
+			}
+			else
+				return false;
+		}
+		else if (KEY("deletionVector"))
+		{
+			FAST_SEEN(64);
+			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else
+				return false;
+		}
+		else if (KEY("baseRowId") || KEY("defaultRowCommitVersion"))
+		{
+			bool		base = KEY("baseRowId");
+			int64		v;
+
+			FAST_SEEN(base ? 128 : 256);
+			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else
+			{
+				if (!plain_int(&p, end, &v))
+					return false;
+				if (base)
+				{
+					fa->has_base_row_id = true;
+					fa->base_row_id = v;
+				}
+				else
+				{
+					fa->has_default_row_commit_version = true;
+					fa->default_row_commit_version = v;
+				}
+			}
+		}
+		else if (KEY("tags"))
+		{
+			FAST_SEEN(512);
+			if (!skip_value(&p, end, 2))
+				return false;
+		}
+		else
+		{
+			/* a key decode_file does not read: only validated */
+			if (!skip_value(&p, end, 2))
+				return false;
+		}
+#undef KEY
+		p = skip_ws(p, end);
+		if (p < end && *p == ',')
+		{
+			p++;
+			continue;
+		}
+		if (p < end && *p == '}')
+		{
+			p++;
+			break;
+		}
+		return false;
+	}
+	p = skip_ws(p, end);
+	if (p >= end || *p != '}')
+		return false;
+	p = skip_ws(p + 1, end);
+	if (p != end || (seen & 31) != 31)
+		return false;			/* trailing data, or a required field missing */
+
+	/* provably fine: build it */
+	fa->kind = DELTA_FILE_ADD;
+	fa->version = b->version;
+	fa->tight_bounds = -1;
+	fa->path = DeltaArenaStrndup(&b->strings, path, path_len);
+	fa->pv.n = npv;
+	if (npv > 0)
+	{
+		fa->pv.keys = MemoryContextAlloc(b->cxt, sizeof(char *) * npv);
+		fa->pv.values = MemoryContextAlloc(b->cxt, sizeof(char *) * npv);
+		for (k = 0; k < npv; k++)
+		{
+			fa->pv.keys[k] = DeltaArenaStrndup(&b->strings, pvk[k], pvkl[k]);
+			fa->pv.values[k] = pvv[k] ?
+				DeltaArenaStrndup(&b->strings, pvv[k], pvvl[k]) : NULL;
+		}
+	}
+	if (stats != NULL && !stats_null)
+		fa->stats = DeltaArenaStrndup(&b->strings, stats, stats_len);
+	return true;
+}
+
+#ifdef USE_ASSERT_CHECKING
+/* str_same: equal strings, or both NULL */
+static bool
+str_same(const char *a, const char *b)
+{
+	return (a == NULL || b == NULL) ? a == b : strcmp(a, b) == 0;
+}
+
+/*
+ * assert_fast_matches_tree: decode the line the slow way and compare with
+ * the fast decoding (assert-enabled builds).
+ */
+static void
+assert_fast_matches_tree(const char *line, Size len, const DeltaFileAction *fa)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc fast add check",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DeltaCommitBuilder b;
+	DjValue		v;
+	const DeltaFileAction *t;
+	int			k;
+
+	v = DeltaLogParseLine(line, len);
+	DeltaCommitBuilderInit(&b, fa->version);
+	b.mode = DELTA_DECODE_ROW;
+	DeltaDecodeAction(&b, &v);
+	Assert(b.n_files == 1);
+	t = &b.files[0];
+	Assert(t->kind == fa->kind && str_same(t->path, fa->path));
+	Assert(t->pv.n == fa->pv.n && t->pv.is_null_map == fa->pv.is_null_map);
+	for (k = 0; k < t->pv.n; k++)
+		Assert(str_same(t->pv.keys[k], fa->pv.keys[k]) &&
+			   str_same(t->pv.values[k], fa->pv.values[k]));
+	Assert(t->has_size == fa->has_size && t->size == fa->size);
+	Assert(t->has_modification_time == fa->has_modification_time &&
+		   t->modification_time == fa->modification_time);
+	Assert(t->data_change == fa->data_change);
+	Assert(str_same(t->stats, fa->stats) && t->stats_parsed_json == NULL);
+	Assert(t->tags_json == NULL && t->dv == NULL);
+	Assert(t->has_base_row_id == fa->has_base_row_id &&
+		   (!t->has_base_row_id || t->base_row_id == fa->base_row_id));
+	Assert(t->has_default_row_commit_version == fa->has_default_row_commit_version &&
+		   (!t->has_default_row_commit_version ||
+			t->default_row_commit_version == fa->default_row_commit_version));
+	Assert(t->tight_bounds == fa->tight_bounds &&
+		   t->has_num_records == fa->has_num_records);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+#endif
+
+/* append an entry to the line order */
+static void
+order_push(FastReader *r, bool fast, int index)
+{
+	if (r->n_order == r->cap_order)
+	{
+		r->cap_order = r->cap_order == 0 ? 256 : r->cap_order * 2;
+		r->order = r->order == NULL ?
+			MemoryContextAllocHuge(r->b.cxt, sizeof(OrderedFile) * r->cap_order) :
+			repalloc_huge(r->order, sizeof(OrderedFile) * r->cap_order);
+	}
+	r->order[r->n_order].fast = fast;
+	r->order[r->n_order].index = index;
+	r->n_order++;
+}
+
+/* DeltaActionLineSkip: decode the line here when it is a common add */
+static bool
+fast_line(void *arg, const char *line, Size len)
+{
+	FastReader *r = (FastReader *) arg;
+
+	if (r->n_fast == r->cap_fast)
+	{
+		r->cap_fast = r->cap_fast == 0 ? 256 : r->cap_fast * 2;
+		r->fast = r->fast == NULL ?
+			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
+			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
+	}
+	if (r->ucap < len + 1)
+	{
+		r->ucap = Max(len + 1, 2 * r->ucap);
+		if (r->ubuf)
+			pfree(r->ubuf);
+		r->ubuf = MemoryContextAllocHuge(r->b.cxt, r->ucap);
+	}
+	if (!fast_add(r, line, len, &r->fast[r->n_fast]))
+		return false;
+#ifdef USE_ASSERT_CHECKING
+	assert_fast_matches_tree(line, len, &r->fast[r->n_fast]);
+#endif
+	order_push(r, true, r->n_fast);
+	r->n_fast++;
+	return true;
+}
+
+/* DeltaActionLineCallback: any other line, as DeltaLogReadCommit does */
+static void
+slow_line(void *arg, const DjValue *action, int64 offset, int32 len,
+		  int64 line_no)
+{
+	FastReader *r = (FastReader *) arg;
+	int			before = r->b.n_files;
+	int			k;
+
+	DeltaDecodeAction(&r->b, action);
+	for (k = before; k < r->b.n_files; k++)
+		order_push(r, false, k);
+}
+
+/*
+ * read_commit_fast: DeltaLogReadCommitMode(log, version, DELTA_DECODE_ROW)
+ * with the common add lines decoded without a parse tree (see above); the
+ * same DeltaCommit, files in line order.  In CurrentMemoryContext.
+ */
+static DeltaCommit *
+read_commit_fast(DeltaLog *log, int64 version)
+{
+	FastReader	r;
+	char	   *name;
+	DeltaCommit *c;
+	DeltaFileAction *files;
+	int			k;
+
+	DeltaLogCheckCommitAvailable(log, version);
+	skip_tables_init();
+	name = DeltaCommitFileName(version);
+	memset(&r, 0, sizeof(r));
+	DeltaCommitBuilderInit(&r.b, version);
+	r.b.mode = DELTA_DECODE_ROW;
+	DeltaLogScanActionFileSkip(log, name, fast_line, slow_line, &r);
+	pfree(name);
+	c = DeltaCommitBuilderFinish(&r.b);
+	if (r.n_fast == 0)
+		return c;
+	files = MemoryContextAllocHuge(r.b.cxt,
+								   sizeof(DeltaFileAction) * r.n_order);
+	for (k = 0; k < r.n_order; k++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		files[k] = r.order[k].fast ? r.fast[r.order[k].index] :
+			c->files[r.order[k].index];
+	}
+	Assert(r.n_order == c->n_files + r.n_fast);
+	c->files = files;
+	c->n_files = r.n_order;
+	c->n_actions += r.n_fast;
+	pfree(r.fast);
+	pfree(r.order);
+	if (r.ubuf)
+		pfree(r.ubuf);
+	return c;
 }
 
 /*
@@ -735,7 +1291,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	if (table_only)
 		commit = read_commit_table_actions(log, version);
 	else
-		commit = DeltaLogReadCommitMode(log, version, DELTA_DECODE_ROW);
+		commit = read_commit_fast(log, version);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&

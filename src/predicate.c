@@ -109,6 +109,17 @@ typedef struct KNode
 	Oid			collid;			/* its input collation */
 } KNode;
 
+/* One comparison of a flat keep-predicate (see flat_eval). */
+typedef struct FlatCmp
+{
+	int			leaf;
+	bool		is_min;
+	bool		widen;			/* timestamp maximum: +1 ms */
+	int			native;
+	int			strategy;
+	int64		cst;
+} FlatCmp;
+
 /* K_CMP operands both of one of these types compare as plain integers. */
 #define NATIVE_NONE 0
 #define NATIVE_INT64 1			/* int8, timestamp, timestamptz */
@@ -128,6 +139,9 @@ typedef struct KVariant
 	bool	   *need_nc;
 	bool		need_nr;
 	bool		fast;			/* k_eval can evaluate k (no K_PREFIX) */
+	int			n_flat;			/* > 0: k is an AND of these comparisons
+								 * of integer-like operands (flat_eval) */
+	struct FlatCmp *flat;
 	int			n_need;			/* leaves with a need_* flag */
 	int		   *need_leaf;
 } KVariant;
@@ -1645,6 +1659,86 @@ k_eval(const DeltaReadSet *rs, const KNode *k, const DeltaFileStats *fs)
 	return -1;					/* not reached */
 }
 
+/*
+ * flat_prepare: when v's keep-predicate is one K_CMP or an AND of K_CMPs
+ * that compare as plain integers (k_prepare_fast chose NATIVE_*), lay them
+ * out as an array for flat_eval.
+ */
+static void
+flat_prepare(DeltaReadSet *rs, KVariant *v)
+{
+	List	   *cmps;
+	ListCell   *lc;
+	int			i = 0;
+
+	v->n_flat = 0;
+	if (!v->fast || v->k == NULL)
+		return;
+	if (v->k->kind == K_CMP)
+		cmps = list_make1(v->k);
+	else if (v->k->kind == K_AND)
+		cmps = v->k->args;
+	else
+		return;
+	foreach(lc, cmps)
+	{
+		KNode	   *c = lfirst(lc);
+
+		if (c->kind != K_CMP || c->native == NATIVE_NONE || c->cst->constisnull)
+			return;
+	}
+	v->flat = palloc(sizeof(FlatCmp) * list_length(cmps));
+	foreach(lc, cmps)
+	{
+		KNode	   *c = lfirst(lc);
+		const DeltaField *f = rs->schema->leaves[c->leaf];
+		FlatCmp    *fc = &v->flat[i++];
+
+		fc->leaf = c->leaf;
+		fc->is_min = (c->stat == ST_MIN);
+		fc->widen = (c->stat == ST_MAX &&
+					 (f->kind == DELTA_TYPE_TIMESTAMP ||
+					  f->kind == DELTA_TYPE_TIMESTAMP_NTZ));
+		fc->native = c->native;
+		fc->strategy = c->strategy;
+		fc->cst = c->native == NATIVE_INT64 ? DatumGetInt64(c->cst->constvalue) :
+			c->native == NATIVE_INT32 ? (int64) DatumGetInt32(c->cst->constvalue) :
+			(int64) DatumGetInt16(c->cst->constvalue);
+	}
+	v->n_flat = i;
+}
+
+/*
+ * flat_eval: k_eval(...) == 1 for a flat keep-predicate: every comparison
+ * true (a missing statistic is NULL, and NULL or FALSE in an AND is not
+ * TRUE).
+ */
+static bool
+flat_eval(const KVariant *v, const DeltaFileStats *fs)
+{
+	int			i;
+
+	for (i = 0; i < v->n_flat; i++)
+	{
+		const FlatCmp *fc = &v->flat[i];
+		const DeltaLeafStats *ls = &fs->leaves[fc->leaf];
+		Datum		d;
+		int64		x;
+
+		if (fc->is_min ? !ls->has_min : !ls->has_max)
+			return false;
+		d = fc->is_min ? ls->min : ls->max;
+		if (fc->widen)
+			d = widen_ts_max(d);
+		x = fc->native == NATIVE_INT64 ? DatumGetInt64(d) :
+			fc->native == NATIVE_INT32 ? (int64) DatumGetInt32(d) :
+			(int64) DatumGetInt16(d);
+		if (!native_cmp(x, fc->cst, fc->strategy))
+			return false;
+	}
+	return true;
+}
+
 /* ---------------------------------------------------------------------
  * compilation
  * ---------------------------------------------------------------------
@@ -1675,6 +1769,7 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 	k_collect(v->k, v);
 	v->state = ExecPrepareExpr(k_to_expr(rs, v->k), rs->estate);
 	v->fast = k_prepare_fast(rs, v->k);
+	flat_prepare(rs, v);
 	v->need_leaf = palloc(sizeof(int) * Max(1, n));
 	v->n_need = 0;
 	for (i = 0; i < n; i++)
@@ -2412,6 +2507,18 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 	{
 		if (!verify_ok(rs, v, fs))
 			return true;
+		if (v->n_flat > 0)
+		{
+			bool		keep = flat_eval(v, fs);
+
+#ifdef USE_ASSERT_CHECKING
+			/* must agree with k_eval and with the executor */
+			Assert(keep == (k_eval(rs, v->k, fs) == 1));
+			bind_stats(rs, fs);
+			Assert(keep == (eval_bool(rs, v->state) == 1));
+#endif
+			return keep;
+		}
 		if (v->fast)
 		{
 			int			r_fast = k_eval(rs, v->k, fs);
