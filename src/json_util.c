@@ -167,15 +167,14 @@ dc_dj_fits_jsonb(const DjValue *v)
 }
 
 /*
- * Numeric of a JSON number token.  Plain integers and decimals of at most
- * 18 significant digits without exponent (nearly every statistic) are
- * built from an int64 mantissa with int64_to_numeric or
- * int64_div_fast_to_numeric; the result is the same value with the same
- * display scale numeric_in gives.  Everything else goes through numeric_in
- * on the exact token text.  The token must satisfy dj_number_fits_numeric.
+ * Numeric of a JSON number token that is a plain integer or decimal of at
+ * most 18 digits without exponent (nearly every statistic), built from an
+ * int64 mantissa with int64_to_numeric or int64_div_fast_to_numeric: the
+ * same value with the same display scale numeric_in gives.  NULL for any
+ * other token (the caller uses numeric_in on the exact text).
  */
 static Numeric
-dj_number_to_numeric(const DjValue *v)
+dj_number_fast_numeric(const DjValue *v)
 {
 	const char *s = v->u.num;
 	const char *end = s + v->len;
@@ -193,7 +192,7 @@ dj_number_to_numeric(const DjValue *v)
 	{
 		mant = mant * 10 + (*s - '0');
 		if (++ndigits > 18)
-			goto slow;
+			return NULL;
 	}
 	if (s < end && *s == '.')
 	{
@@ -202,24 +201,18 @@ dj_number_to_numeric(const DjValue *v)
 			mant = mant * 10 + (*s - '0');
 			scale++;
 			if (++ndigits > 18)
-				goto slow;
+				return NULL;
 		}
 		if (scale == 0)
-			goto slow;
+			return NULL;
 	}
 	if (s != end || ndigits == 0)
-		goto slow;				/* exponent (or anything unexpected) */
+		return NULL;			/* exponent (or anything unexpected) */
 	if (neg)
 		mant = -mant;
 	if (scale == 0)
 		return int64_to_numeric(mant);
 	return int64_div_fast_to_numeric(mant, scale);
-
-slow:
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in,
-											   CStringGetDatum(v->u.num),
-											   ObjectIdGetDatum(InvalidOid),
-											   Int32GetDatum(-1)));
 }
 
 /*
@@ -241,6 +234,10 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
 			jv->val.boolean = (v->type == DJ_TRUE);
 			break;
 		case DJ_NUMBER:
+			jv->type = jbvNumeric;
+			jv->val.numeric = dj_number_fast_numeric(v);
+			if (jv->val.numeric != NULL)
+				break;
 			if (!dj_number_fits_numeric(v))
 			{
 				if (!strict)
@@ -249,8 +246,11 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
 						errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 						errmsg("JSON number is out of the range of type numeric"));
 			}
-			jv->type = jbvNumeric;
-			jv->val.numeric = dj_number_to_numeric(v);
+			jv->val.numeric =
+				DatumGetNumeric(DirectFunctionCall3(numeric_in,
+													CStringGetDatum(v->u.num),
+													ObjectIdGetDatum(InvalidOid),
+													Int32GetDatum(-1)));
 			break;
 		case DJ_STRING:
 			if (v->len > DC_JSONB_MAX_STRING)
@@ -271,6 +271,261 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
 	return true;
 }
 
+/*
+ * Direct jsonb writer.  dj_to_jsonb_in writes the on-disk jsonb format
+ * straight from a DjValue, as JsonbValueToJsonb would write the JsonbValue
+ * tree pushJsonbValue builds for it: containers 4-byte aligned (padding
+ * counted in the container), a header word, then one JEntry per child
+ * (every JB_OFFSET_STRIDE'th holding the end offset instead of the
+ * length), then the children's data; object keys sorted shorter first then
+ * bytewise, keys before values, the last of duplicate keys kept; numerics
+ * 4-byte aligned with the padding counted in their entry.  In assert-
+ * enabled builds every result is compared with JsonbValueToJsonb's.
+ */
+static int
+jbw_reserve(StringInfo buf, int len)
+{
+	int			off;
+
+	enlargeStringInfo(buf, len);
+	off = buf->len;
+	buf->len += len;
+	buf->data[buf->len] = '\0';
+	return off;
+}
+
+/*
+ * Append len bytes (reserve first: the buffer may move, so never compute
+ * buf->data + jbw_reserve(...) in one expression).
+ */
+static void
+jbw_append(StringInfo buf, const void *data, int len)
+{
+	int			off = jbw_reserve(buf, len);
+
+	memcpy(buf->data + off, data, len);
+}
+
+/* Pad buf to a multiple of 4 bytes with zeros; returns the padding. */
+static int
+jbw_pad(StringInfo buf)
+{
+	int			pad = INTALIGN(buf->len) - buf->len;
+	int			off = jbw_reserve(buf, pad);
+
+	memset(buf->data + off, 0, pad);
+	return pad;
+}
+
+/* Raise the total-size error of jsonb containers (as jsonb_util.c does). */
+static void
+jbw_check_size(int totallen, const char *what)
+{
+	if (totallen > JENTRY_OFFLENMASK)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("total size of jsonb %s elements exceeds the maximum of %d bytes",
+					   what, JENTRY_OFFLENMASK));
+}
+
+/*
+ * Order of object members in jsonb: shorter key first, then bytewise; of
+ * equal keys the later member (higher address) first.
+ */
+static int
+dj_member_cmp(const DjMember *a, const DjMember *b)
+{
+	int			c;
+
+	if (a->keylen != b->keylen)
+		return a->keylen < b->keylen ? -1 : 1;
+	c = memcmp(a->key, b->key, a->keylen);
+	if (c != 0)
+		return c;
+	return a > b ? -1 : 1;
+}
+
+static int
+dj_member_qsort_cmp(const void *a, const void *b)
+{
+	return dj_member_cmp(*(const DjMember *const *) a,
+						 *(const DjMember *const *) b);
+}
+
+static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
+					  bool strict);
+
+/*
+ * Write the elements of an array (or the one raw scalar) as a container;
+ * *header gets its JEntry.
+ */
+static bool
+jbw_array(StringInfo buf, const DjValue *items, uint32 n, bool raw_scalar,
+		  JEntry *header, bool strict)
+{
+	int			base = buf->len;
+	uint32		head;
+	int			entries;
+	int			totallen = 0;
+	uint32		i;
+
+	if (n > DC_JSONB_MAX_ELEMS)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("number of jsonb array elements exceeds the maximum allowed (%zu)",
+					   DC_JSONB_MAX_ELEMS));
+	jbw_pad(buf);
+	head = n | JB_FARRAY | (raw_scalar ? JB_FSCALAR : 0);
+	jbw_append(buf, &head, sizeof(uint32));
+	entries = jbw_reserve(buf, sizeof(JEntry) * n);
+	for (i = 0; i < n; i++)
+	{
+		JEntry		meta;
+
+		if (!jbw_value(buf, &items[i], &meta, strict))
+			return false;
+		totallen += JBE_OFFLENFLD(meta);
+		jbw_check_size(totallen, "array");
+		if (i % JB_OFFSET_STRIDE == 0)
+			meta = (meta & JENTRY_TYPEMASK) | totallen | JENTRY_HAS_OFF;
+		memcpy(buf->data + entries + i * sizeof(JEntry), &meta, sizeof(JEntry));
+	}
+	totallen = buf->len - base;
+	jbw_check_size(totallen, "array");
+	*header = JENTRY_ISCONTAINER | totallen;
+	return true;
+}
+
+/* Write an object as a container; *header gets its JEntry. */
+static bool
+jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
+{
+	int			base = buf->len;
+	const DjMember **m;
+	uint32		n = v->len;
+	uint32		npairs;
+	uint32		head;
+	int			entries;
+	int			totallen = 0;
+	uint32		i;
+	uint32		k;
+
+	CHECK_FOR_INTERRUPTS();
+	if (n > DC_JSONB_MAX_PAIRS)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("number of jsonb object pairs exceeds the maximum allowed (%zu)",
+					   DC_JSONB_MAX_PAIRS));
+	m = palloc(sizeof(DjMember *) * Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		if (v->u.members[i].keylen > DC_JSONB_MAX_STRING)
+		{
+			if (!strict)
+				return false;
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("JSON string too long to represent as jsonb string"));
+		}
+		m[i] = &v->u.members[i];
+	}
+	/* sort (insertion sort for the small objects of statistics), unique */
+	if (n <= 24)
+	{
+		for (i = 1; i < n; i++)
+		{
+			const DjMember *t = m[i];
+
+			for (k = i; k > 0 && dj_member_cmp(m[k - 1], t) > 0; k--)
+				m[k] = m[k - 1];
+			m[k] = t;
+		}
+	}
+	else
+		qsort(m, n, sizeof(DjMember *), dj_member_qsort_cmp);
+	npairs = n > 0 ? 1 : 0;
+	for (i = 1; i < n; i++)
+		if (m[i]->keylen != m[npairs - 1]->keylen ||
+			memcmp(m[i]->key, m[npairs - 1]->key, m[i]->keylen) != 0)
+			m[npairs++] = m[i];
+
+	jbw_pad(buf);
+	head = npairs | JB_FOBJECT;
+	jbw_append(buf, &head, sizeof(uint32));
+	entries = jbw_reserve(buf, sizeof(JEntry) * npairs * 2);
+	for (i = 0; i < npairs; i++)
+	{
+		JEntry		meta;
+
+		jbw_append(buf, m[i]->key, m[i]->keylen);
+		meta = JENTRY_ISSTRING | m[i]->keylen;
+		totallen += m[i]->keylen;
+		jbw_check_size(totallen, "object");
+		if (i % JB_OFFSET_STRIDE == 0)
+			meta = (meta & JENTRY_TYPEMASK) | totallen | JENTRY_HAS_OFF;
+		memcpy(buf->data + entries + i * sizeof(JEntry), &meta, sizeof(JEntry));
+	}
+	for (i = 0; i < npairs; i++)
+	{
+		JEntry		meta;
+
+		if (!jbw_value(buf, &m[i]->value, &meta, strict))
+			return false;
+		totallen += JBE_OFFLENFLD(meta);
+		jbw_check_size(totallen, "object");
+		if ((i + npairs) % JB_OFFSET_STRIDE == 0)
+			meta = (meta & JENTRY_TYPEMASK) | totallen | JENTRY_HAS_OFF;
+		memcpy(buf->data + entries + (i + npairs) * sizeof(JEntry), &meta,
+			   sizeof(JEntry));
+	}
+	pfree(m);
+	totallen = buf->len - base;
+	jbw_check_size(totallen, "object");
+	*header = JENTRY_ISCONTAINER | totallen;
+	return true;
+}
+
+/* Write one value; *header gets its JEntry. */
+static bool
+jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
+{
+	JsonbValue	jv;
+
+	check_stack_depth();
+	if (v->type == DJ_ARRAY)
+		return jbw_array(buf, v->u.items, v->len, false, header, strict);
+	if (v->type == DJ_OBJECT)
+		return jbw_object(buf, v, header, strict);
+	if (!dj_scalar_to_jsonb(v, &jv, strict))
+		return false;
+	switch (jv.type)
+	{
+		case jbvNull:
+			*header = JENTRY_ISNULL;
+			break;
+		case jbvBool:
+			*header = jv.val.boolean ? JENTRY_ISBOOL_TRUE : JENTRY_ISBOOL_FALSE;
+			break;
+		case jbvString:
+			jbw_append(buf, jv.val.string.val, jv.val.string.len);
+			*header = JENTRY_ISSTRING | jv.val.string.len;
+			break;
+		case jbvNumeric:
+			{
+				int			numlen = VARSIZE_ANY(jv.val.numeric);
+				int			pad = jbw_pad(buf);
+
+				jbw_append(buf, jv.val.numeric, numlen);
+				*header = JENTRY_ISNUMERIC | (pad + numlen);
+				break;
+			}
+		default:
+			elog(ERROR, "unexpected jsonb scalar type %d", (int) jv.type);
+	}
+	return true;
+}
+
+#ifdef USE_ASSERT_CHECKING
 /*
  * Order of jsonb object pairs as jsonb stores them: shorter key first, then
  * bytewise; among equal keys the later member (higher order) first, so that
@@ -404,6 +659,8 @@ dj_build_jbv(const DjValue *v, JsonbValue *out, bool strict)
 	return dj_scalar_to_jsonb(v, out, strict);
 }
 
+#endif							/* USE_ASSERT_CHECKING */
+
 /*
  * Jsonb of v (the tree built in build_cxt, the result in
  * CurrentMemoryContext), or NULL when not strict and v does not fit.  A
@@ -412,28 +669,51 @@ dj_build_jbv(const DjValue *v, JsonbValue *out, bool strict)
 static Jsonb *
 dj_to_jsonb_in(const DjValue *v, MemoryContext build_cxt, bool strict)
 {
-	MemoryContext result_cxt = CurrentMemoryContext;
-	MemoryContext old = MemoryContextSwitchTo(build_cxt);
-	JsonbValue	top;
-	JsonbValue *scalar = NULL;
+	MemoryContext old;
+	StringInfoData buf;
+	JEntry		header;
+	bool		ok;
 	Jsonb	   *res;
 
-	if (v->type != DJ_ARRAY && v->type != DJ_OBJECT)
+	initStringInfo(&buf);		/* the result, in CurrentMemoryContext */
+	jbw_reserve(&buf, VARHDRSZ);
+	old = MemoryContextSwitchTo(build_cxt);
+	if (v->type == DJ_ARRAY || v->type == DJ_OBJECT)
+		ok = jbw_value(&buf, v, &header, strict);
+	else
+		ok = jbw_array(&buf, v, 1, true, &header, strict);
+	MemoryContextSwitchTo(old);
+	if (!ok)
 	{
-		scalar = palloc(sizeof(JsonbValue));
-		top.type = jbvArray;
-		top.val.array.nElems = 1;
-		top.val.array.rawScalar = true;
-		top.val.array.elems = scalar;
-	}
-	if (!dj_build_jbv(v, scalar ? scalar : &top, strict))
-	{
-		MemoryContextSwitchTo(old);
+		pfree(buf.data);
 		return NULL;
 	}
-	MemoryContextSwitchTo(result_cxt);
-	res = JsonbValueToJsonb(&top);
-	MemoryContextSwitchTo(old);
+	res = (Jsonb *) buf.data;
+	SET_VARSIZE(res, buf.len);
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same bytes as JsonbValueToJsonb of pushJsonbValue's tree */
+		JsonbValue	top;
+		JsonbValue *scalar = NULL;
+		Jsonb	   *ref;
+
+		old = MemoryContextSwitchTo(build_cxt);
+		if (v->type != DJ_ARRAY && v->type != DJ_OBJECT)
+		{
+			scalar = palloc(sizeof(JsonbValue));
+			top.type = jbvArray;
+			top.val.array.nElems = 1;
+			top.val.array.rawScalar = true;
+			top.val.array.elems = scalar;
+		}
+		ok = dj_build_jbv(v, scalar ? scalar : &top, strict);
+		Assert(ok);
+		ref = JsonbValueToJsonb(&top);
+		Assert(VARSIZE(ref) == VARSIZE(res) &&
+			   memcmp(ref, res, VARSIZE(res)) == 0);
+		MemoryContextSwitchTo(old);
+	}
+#endif
 	return res;
 }
 
