@@ -749,6 +749,13 @@ unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 	{
 		unsigned char c;
 
+		while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
+			   skip_plain[p[2]] && skip_plain[p[3]])
+		{
+			memcpy(o, p, 4);
+			o += 4;
+			p += 4;
+		}
 		while (p < e && skip_plain[*p])
 			*o++ = (char) *p++;
 		if (p >= e)
