@@ -681,24 +681,72 @@ typedef struct FastReader
 	OrderedFile *order;
 	int			n_order;
 	int			cap_order;
-	char	   *ubuf;			/* decoded stats, as long as the line */
+	char	   *ubuf;			/* decoded stats of very long lines */
 	Size		ucap;
+	char	   *stats_at;		/* where stats_dest put the stats */
 } FastReader;
 
-/* a plain string (no escapes) at *pp: its bytes without the quotes */
+/*
+ * Lines up to this long decode their stats straight into the commit's
+ * string arena (as DeltaArenaStrndup would copy them: blocks of
+ * FAST_ARENA_BLOCK bytes), longer ones into ubuf and then by
+ * DeltaArenaStrndup.
+ */
+#define FAST_ARENA_BLOCK (64 * 1024)
+#define FAST_INPLACE_MAX (FAST_ARENA_BLOCK / 4)
+
+/*
+ * stats_dest: room for a decoded stats string of fewer than need bytes
+ * plus its NUL (need: the rest of the line from the opening quote), also
+ * left in r->stats_at.  In the arena the bytes stay unclaimed (the next
+ * arena copy would overwrite them) until fast_add keeps them.
+ */
+static char *
+stats_dest(FastReader *r, Size need)
+{
+	DeltaStrArena *a = &r->b.strings;
+
+	if (need + 1 <= FAST_INPLACE_MAX)
+	{
+		if (a->next == NULL || a->left < need + 1)
+		{
+			a->next = MemoryContextAlloc(a->cxt, FAST_ARENA_BLOCK);
+			a->left = FAST_ARENA_BLOCK;
+		}
+		r->stats_at = a->next;
+	}
+	else
+	{
+		if (r->ucap < need + 1)
+		{
+			r->ucap = Max(need + 1, 2 * r->ucap);
+			if (r->ubuf)
+				pfree(r->ubuf);
+			r->ubuf = MemoryContextAllocHuge(r->b.cxt, r->ucap);
+		}
+		r->stats_at = r->ubuf;
+	}
+	return r->stats_at;
+}
+
+/*
+ * a plain string (no escapes) at *pp: its bytes without the quotes; false
+ * for any other string (skip_tables_init must have run)
+ */
 static bool
 plain_string(const char **pp, const char *end, const char **s, int *len)
 {
-	const char *start = *pp + 1;
-	const char *p = *pp;
+	const unsigned char *start = (const unsigned char *) *pp + 1;
+	const unsigned char *p = start;
+	const unsigned char *e = (const unsigned char *) end;
 
-	if (!skip_string(&p, end))
-		return false;
-	if (memchr(start, '\\', p - 1 - start) != NULL)
-		return false;
-	*s = start;
-	*len = (int) (p - 1 - start);
-	*pp = p;
+	while (p < e && skip_plain[*p])
+		p++;
+	if (p >= e || *p != '"')
+		return false;			/* an escape, a control or non-ASCII byte */
+	*s = (const char *) start;
+	*len = (int) (p - start);
+	*pp = (const char *) p + 1;
 	return true;
 }
 
@@ -769,6 +817,13 @@ unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 		if (*p != '\\' || e - p < 2)
 			return false;		/* control or non-ASCII: let djson judge */
 		c = p[1];
+		if (likely(c == '"'))
+		{
+			/* the usual escape in a stats string */
+			*o++ = '"';
+			p += 2;
+			continue;
+		}
 		switch (c)
 		{
 			case '"':
@@ -985,9 +1040,10 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 			FAST_SEEN(32);
 			if (*p == '"')
 			{
-				if (!unescape_string(&p, end, r->ubuf, &stats_len))
+				if (!unescape_string(&p, end, stats_dest(r, end - p),
+									 &stats_len))
 					return false;
-				stats = r->ubuf;
+				stats = r->stats_at;
 			}
 			else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
 			{
@@ -1066,7 +1122,22 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 	fa->kind = DELTA_FILE_ADD;
 	fa->version = b->version;
 	fa->tight_bounds = -1;
-	fa->path = DeltaArenaStrndup(&b->strings, path, path_len);
+	/* first: the stats may lie unclaimed at the arena's next byte */
+	if (stats != NULL && !stats_null)
+	{
+		if (stats == b->strings.next)
+		{
+			/* decoded in place: keep it (NUL-terminated) */
+			char	   *kept = b->strings.next;
+
+			kept[stats_len] = '\0';
+			b->strings.next += stats_len + 1;
+			b->strings.left -= stats_len + 1;
+			fa->stats = kept;
+		}
+		else
+			fa->stats = DeltaArenaStrndup(&b->strings, stats, stats_len);
+	}
 	fa->pv.n = npv;
 	if (npv > 0)
 	{
@@ -1079,8 +1150,7 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 				DeltaArenaStrndup(&b->strings, pvv[k], pvvl[k]) : NULL;
 		}
 	}
-	if (stats != NULL && !stats_null)
-		fa->stats = DeltaArenaStrndup(&b->strings, stats, stats_len);
+	fa->path = DeltaArenaStrndup(&b->strings, path, path_len);
 	return true;
 }
 
@@ -1165,13 +1235,6 @@ fast_line(void *arg, const char *line, Size len)
 		r->fast = r->fast == NULL ?
 			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
 			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
-	}
-	if (r->ucap < len + 1)
-	{
-		r->ucap = Max(len + 1, 2 * r->ucap);
-		if (r->ubuf)
-			pfree(r->ubuf);
-		r->ubuf = MemoryContextAllocHuge(r->b.cxt, r->ucap);
 	}
 	if (!fast_add(r, line, len, &r->fast[r->n_fast]))
 		return false;

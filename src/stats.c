@@ -682,6 +682,15 @@ scan_string(StatsScan *sc, ScanSpan *span)
 	return true;
 }
 
+/* the first byte at or after q that is not an ASCII digit */
+static inline const char *
+skip_digits(const char *q, const char *end)
+{
+	while (q < end && (unsigned char) (*q - '0') <= 9)
+		q++;
+	return q;
+}
+
 /* a number in JSON syntax (as parse_number) */
 static inline bool
 scan_number(StatsScan *sc, ScanSpan *span)
@@ -696,8 +705,7 @@ scan_number(StatsScan *sc, ScanSpan *span)
 	if (*q == '0')
 		q++;
 	else if (*q >= '1' && *q <= '9')
-		while (q < sc->end && *q >= '0' && *q <= '9')
-			q++;
+		q = skip_digits(q + 1, sc->end);
 	else
 		return false;
 	if (q < sc->end && *q == '.')
@@ -705,8 +713,7 @@ scan_number(StatsScan *sc, ScanSpan *span)
 		q++;
 		if (q >= sc->end || *q < '0' || *q > '9')
 			return false;
-		while (q < sc->end && *q >= '0' && *q <= '9')
-			q++;
+		q = skip_digits(q + 1, sc->end);
 	}
 	if (q < sc->end && (*q == 'e' || *q == 'E'))
 	{
@@ -715,8 +722,7 @@ scan_number(StatsScan *sc, ScanSpan *span)
 			q++;
 		if (q >= sc->end || *q < '0' || *q > '9')
 			return false;
-		while (q < sc->end && *q >= '0' && *q <= '9')
-			q++;
+		q = skip_digits(q + 1, sc->end);
 	}
 	if (q - s > SCAN_MAX_NUMBER)
 		return false;
@@ -724,6 +730,38 @@ scan_number(StatsScan *sc, ScanSpan *span)
 	span->p = s;
 	span->len = (int) (q - s);
 	sc->p = q;
+	return true;
+}
+
+/*
+ * span_int: a scanned number that is a plain integer (an optional '-' and
+ * at most 18 digits, no fraction or exponent: dj_to_int64 gives the same
+ * value for it) into *v; false for any other span.
+ */
+static inline bool
+span_int(const ScanSpan *span, int64 *v)
+{
+	const char *q = span->p;
+	const char *end = span->p + span->len;
+	bool		neg = false;
+	int64		acc = 0;
+
+	if (span->type != DJ_NUMBER)
+		return false;
+	if (q < end && *q == '-')
+	{
+		neg = true;
+		q++;
+	}
+	if (q >= end || end - q > 18)
+		return false;
+	for (; q < end; q++)
+	{
+		if ((unsigned char) (*q - '0') > 9)
+			return false;		/* a fraction or an exponent */
+		acc = acc * 10 + (*q - '0');
+	}
+	*v = neg ? -acc : acc;
 	return true;
 }
 
@@ -930,6 +968,60 @@ span_value(const ScanSpan *span, DjValue *v, char *buf)
 }
 
 /*
+ * int_leaf_fast: decode_leaf_values for an integral leaf whose present
+ * entries are all plain integers (span_int), without DjValues; false
+ * (nothing set) for any other leaf or entry, which the caller then
+ * decodes the general way.  The same answer as decode_leaf_values, except
+ * that min_text / max_text stay NULL (the scanner's caller drops them).
+ */
+static bool
+int_leaf_fast(const DeltaField *f, const ScanSpan *minsp,
+			  const ScanSpan *maxsp, const ScanSpan *ncsp,
+			  bool has_min_obj, bool has_max_obj,
+			  bool has_num_records, int64 num_records, DeltaLeafStats *ls)
+{
+	int64		vmin = 0;
+	int64		vmax = 0;
+	int64		nc = 0;
+	int64		lo;
+	int64		hi;
+	bool		min_there;
+	bool		max_there;
+
+	if (!f->minmax_eligible || !OidIsValid(f->pg_type) ||
+		(f->kind != DELTA_TYPE_LONG && f->kind != DELTA_TYPE_INTEGER &&
+		 f->kind != DELTA_TYPE_SHORT && f->kind != DELTA_TYPE_BYTE))
+		return false;
+	min_there = has_min_obj && minsp->type != SPAN_ABSENT;
+	max_there = has_max_obj && maxsp->type != SPAN_ABSENT;
+	if ((min_there && !span_int(minsp, &vmin)) ||
+		(max_there && !span_int(maxsp, &vmax)) ||
+		(ncsp->type != SPAN_ABSENT && !span_int(ncsp, &nc)))
+		return false;
+	int_range(f->kind, &lo, &hi);
+	if ((min_there && (vmin < lo || vmin > hi)) ||
+		(max_there && (vmax < lo || vmax > hi)))
+		return false;			/* out of range: the general way notes it */
+	if (ncsp->type != SPAN_ABSENT && nc >= 0 &&
+		(!has_num_records || nc <= num_records))
+	{
+		ls->has_null_count = true;
+		ls->null_count = nc;
+	}
+	if (min_there)
+	{
+		ls->has_min = true;
+		ls->min = int_datum(f, vmin);
+	}
+	if (max_there)
+	{
+		ls->has_max = true;
+		ls->max = int_datum(f, vmax);
+	}
+	return true;
+}
+
+/*
  * scan_stats: decode the header and the leaves fields[0..nfields) (all
  * top-level, minmax per decode_leaf) of one stats text with the scanner.
  * False when the text is outside the scanner's subset: nothing is set then
@@ -945,6 +1037,7 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 	DjValue		v;
 	char		buf[SCAN_MAX_NUMBER + 1];
 	const DjValue *nr;
+	int64		n;
 	int			k;
 
 	if (!scan_plain_ready)
@@ -978,11 +1071,17 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->has_stats = true;
 	hdr->tight_bounds = -1;
-	nr = span_value(&sc.num_records, &v, buf);
-	if (nr != NULL)
+	if (span_int(&sc.num_records, &n))
 	{
-		int64_t		n;
-
+		/* the common case, without a DjValue */
+		if (n >= 0)
+		{
+			hdr->has_num_records = true;
+			hdr->num_records = n;
+		}
+	}
+	else if ((nr = span_value(&sc.num_records, &v, buf)) != NULL)
+	{
 		if (dj_to_int64(nr, &n) && n >= 0)
 		{
 			hdr->has_num_records = true;
@@ -1003,6 +1102,10 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 					bmax[SCAN_MAX_NUMBER + 1],
 					bnc[SCAN_MAX_NUMBER + 1];
 
+		if (int_leaf_fast(fields[k], &sc.min[k], &sc.max[k], &sc.nc[k],
+						  sc.has_min_obj, sc.has_max_obj,
+						  hdr->has_num_records, hdr->num_records, out[k]))
+			continue;
 		/* a minValues that is not an object looks up nothing */
 		decode_leaf_values(fields[k],
 						   span_value(&sc.min[k], &vmin, bmin),

@@ -42,7 +42,9 @@ SELECT p, pg_temp.slow(p) AS slow, pg_temp.fast(p) AS cold, pg_temp.fast(p) AS w
                     't > ''2024-01-01 12:00:00+00''', 't < ''2023-12-31 00:00:00+00''',
                     't = ''2024-01-01 00:00:00.0005+00''',
                     '"st.a" > 2', '"st.a" < 1',
-                    'id < 6 OR s > ''c''', 'id IN (1, 2, 3)']) AS p;
+                    'id < 6 OR s > ''c''', 'id IN (1, 2, 3)',
+                    'i > 5', 'i < 0', 'i = 1', 'i IS NULL', 'i IS NOT NULL',
+                    'i > 2147483646', 'id = 3', 'id > 1234567890123456780']) AS p;
 SELECT count(*) AS reads, count(*) FILTER (WHERE slow <> '') > 0 AS some_conflict,
        count(*) FILTER (WHERE slow = '' OR slow NOT LIKE '%normal%') > 0 AS some_skip
   FROM shapes;

@@ -13,7 +13,8 @@ schema = {"type": "struct", "fields": [
     {"name": "t", "type": "timestamp", "nullable": True, "metadata": {}},
     {"name": "st", "type": {"type": "struct", "fields": [
         {"name": "a", "type": "integer", "nullable": True, "metadata": {}}]},
-     "nullable": True, "metadata": {}}]}
+     "nullable": True, "metadata": {}},
+    {"name": "i", "type": "integer", "nullable": True, "metadata": {}}]}
 v0 = [
     {"commitInfo": {"timestamp": 1700000000000, "operation": "CREATE TABLE",
                     "operationParameters": {}, "isolationLevel": "Serializable",
@@ -58,6 +59,16 @@ S = [
     ('control_char', '{"numRecords":10,"minValues":{"id":5,"s":"a\tb"},"maxValues":{"id":9,"s":"z"},"nullCount":{"id":0,"s":0}}'),
     ('ts_values', '{"numRecords":3,"minValues":{"t":"2024-01-01T00:00:00.000Z"},"maxValues":{"t":"2024-01-01T00:00:00.000Z"},"nullCount":{"t":0}}'),
     ('neg_ids', '{"numRecords":3,"minValues":{"id":-9223372036854775808},"maxValues":{"id":-5},"nullCount":{"id":0}}'),
+    # integer leaves decoded without a parse tree (int_leaf_fast) and
+    # the shapes it leaves to the general decoder
+    ('int_ok', '{"numRecords":4,"minValues":{"id":3,"i":-7},"maxValues":{"id":4,"i":2147483647},"nullCount":{"id":0,"i":4}}'),
+    ('int_out_of_range', '{"numRecords":4,"minValues":{"id":3,"i":-2147483649},"maxValues":{"id":4,"i":2147483648},"nullCount":{"id":0,"i":0}}'),
+    ('int_fraction', '{"numRecords":4.0,"minValues":{"id":3.0,"i":5.0},"maxValues":{"id":4.00,"i":6.0},"nullCount":{"id":0.0,"i":1.0}}'),
+    ('int_19_digits', '{"numRecords":4,"minValues":{"id":1234567890123456789,"i":0},"maxValues":{"id":1234567890123456790,"i":0},"nullCount":{"id":0,"i":0}}'),
+    ('int_null_entries', '{"numRecords":4,"minValues":{"id":null,"i":null},"maxValues":{"id":4,"i":"5"},"nullCount":{"id":null,"i":-1}}'),
+    ('numrec_negative', '{"numRecords":-1,"minValues":{"id":3},"maxValues":{"id":4},"nullCount":{"id":2}}'),
+    ('numrec_small', '{"numRecords":1,"minValues":{"id":3,"i":1},"maxValues":{"id":4,"i":1},"nullCount":{"id":2,"i":1}}'),
+    ('long_stats', '{"numRecords":4,"pad":"' + 'p' * 20000 + '","minValues":{"id":3,"i":1},"maxValues":{"id":4,"i":1},"nullCount":{"id":0,"i":0}}'),
     ('big_id', '{"numRecords":3,"minValues":{"id":9223372036854775808},"maxValues":{"id":9223372036854775807},"nullCount":{"id":0}}'),
 ]
 lines = [{"commitInfo": {"timestamp": 1700000000001, "operation": "WRITE",
