@@ -749,6 +749,13 @@ unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 	{
 		unsigned char c;
 
+		while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
+			   skip_plain[p[2]] && skip_plain[p[3]])
+		{
+			memcpy(o, p, 4);
+			o += 4;
+			p += 4;
+		}
 		while (p < e && skip_plain[*p])
 			*o++ = (char) *p++;
 		if (p >= e)
@@ -788,6 +795,49 @@ unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 				return false;	/* \u escapes and invalid ones: djson */
 		}
 		p += 2;
+	}
+}
+
+/*
+ * skip_flat_strings: an object whose values are all strings of the subset
+ * (Delta's tags), at *pp; false (with *pp unchanged) when it is not one.
+ */
+static bool
+skip_flat_strings(const char **pp, const char *end)
+{
+	const char *p = *pp;
+
+	if (p >= end || *p != '{')
+		return false;
+	p = skip_ws(p + 1, end);
+	if (p < end && *p == '}')
+	{
+		*pp = p + 1;
+		return true;
+	}
+	for (;;)
+	{
+		p = skip_ws(p, end);
+		if (p >= end || *p != '"' || !skip_string(&p, end))
+			return false;
+		p = skip_ws(p, end);
+		if (p >= end || *p != ':')
+			return false;
+		p = skip_ws(p + 1, end);
+		if (p >= end || *p != '"' || !skip_string(&p, end))
+			return false;
+		p = skip_ws(p, end);
+		if (p < end && *p == ',')
+		{
+			p++;
+			continue;
+		}
+		if (p < end && *p == '}')
+		{
+			*pp = p + 1;
+			return true;
+		}
+		return false;
 	}
 }
 
@@ -982,7 +1032,7 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 		else if (KEY("tags"))
 		{
 			FAST_SEEN(512);
-			if (!skip_value(&p, end, 2))
+			if (!skip_flat_strings(&p, end) && !skip_value(&p, end, 2))
 				return false;
 		}
 		else
@@ -1170,8 +1220,19 @@ read_commit_fast(DeltaLog *log, int64 version)
 	DeltaLogScanActionFileSkip(log, name, fast_line, slow_line, &r);
 	pfree(name);
 	c = DeltaCommitBuilderFinish(&r.b);
+	if (r.ubuf)
+		pfree(r.ubuf);
 	if (r.n_fast == 0)
 		return c;
+	if (c->n_files == 0)
+	{
+		/* every file action was fast (the usual case): no copy */
+		c->files = repalloc_huge(r.fast, sizeof(DeltaFileAction) * r.n_fast);
+		c->n_files = r.n_fast;
+		c->n_actions += r.n_fast;
+		pfree(r.order);
+		return c;
+	}
 	files = MemoryContextAllocHuge(r.b.cxt,
 								   sizeof(DeltaFileAction) * r.n_order);
 	for (k = 0; k < r.n_order; k++)
@@ -1186,8 +1247,6 @@ read_commit_fast(DeltaLog *log, int64 version)
 	c->n_actions += r.n_fast;
 	pfree(r.fast);
 	pfree(r.order);
-	if (r.ubuf)
-		pfree(r.ubuf);
 	return c;
 }
 

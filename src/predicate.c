@@ -1655,8 +1655,9 @@ k_eval(const DeltaReadSet *rs, const KNode *k, const DeltaFileStats *fs)
 		case K_PREFIX:
 			break;
 	}
-	elog(ERROR, "k_eval: unexpected keep-predicate node %d", (int) k->kind);
-	return -1;					/* not reached */
+	/* not reached (k_prepare_fast refuses K_PREFIX); never skip on it */
+	Assert(false);
+	return 1;
 }
 
 /*
