@@ -356,6 +356,111 @@ static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
 					  bool strict);
 
 /*
+ * numeric.c's short on-disk format (NumericShort), as make_result writes
+ * it for a value whose weight fits [-64, 63] and display scale <= 63: a
+ * 4-byte varlena header, a uint16 header word (NUMERIC_SHORT, sign bit,
+ * dscale << 7, weight sign bit, weight & 0x3F), then the base-10000 digits
+ * (int16) without leading or trailing zero digits; zero has no digits,
+ * weight 0 and a positive sign.
+ */
+#define DC_NUMERIC_SHORT		0x8000
+#define DC_NUMERIC_SHORT_SIGN	0x2000
+#define DC_NUMERIC_DSCALE_SHIFT 7
+#define DC_NUMERIC_WEIGHT_SIGN	0x0040
+#define DC_NUMERIC_WEIGHT_MASK	0x003F
+#define DC_NUMERIC_SHORT_MAX	(VARHDRSZ + sizeof(uint16) + 5 * sizeof(int16))
+
+/*
+ * Write into out (DC_NUMERIC_SHORT_MAX bytes) the numeric of a JSON number
+ * token that is a plain integer or decimal of at most 15 digits without
+ * exponent, byte for byte what numeric_in (or int64_to_numeric /
+ * int64_div_fast_to_numeric) gives for it; returns its length, or 0 for
+ * any other token.  Assert-enabled builds compare every jsonb made with it
+ * against JsonbValueToJsonb of numerics made by those functions.
+ */
+static int
+dj_number_short_numeric(const DjValue *v, char *out)
+{
+	const char *s = v->u.num;
+	const char *end = s + v->len;
+	bool		neg = false;
+	uint64		mant = 0;
+	int			ndigits = 0;
+	int			scale = 0;
+	int			pad;
+	int16		groups[6];
+	int			ngroups = 0;
+	int			first;
+	int			last;
+	int			weight;
+	uint16		head;
+	int			len;
+
+	if (s < end && *s == '-')
+	{
+		neg = true;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9'; s++)
+	{
+		mant = mant * 10 + (*s - '0');
+		if (++ndigits > 15)
+			return 0;
+	}
+	if (s < end && *s == '.')
+	{
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+		{
+			mant = mant * 10 + (*s - '0');
+			scale++;
+			if (++ndigits > 15)
+				return 0;
+		}
+		if (scale == 0)
+			return 0;
+	}
+	if (s != end || ndigits == 0)
+		return 0;
+	/* align the fraction to whole base-10000 digits: < 10^18, fits */
+	for (pad = (4 - scale % 4) % 4; pad > 0; pad--)
+		mant *= 10;
+	/* groups, least significant first */
+	while (mant > 0)
+	{
+		groups[ngroups++] = (int16) (mant % 10000);
+		mant /= 10000;
+	}
+	/* the most significant group has weight ngroups - 1 - fraction groups */
+	weight = ngroups - 1 - (scale + 3) / 4;
+	first = ngroups - 1;		/* most significant, in groups[] */
+	last = 0;
+	while (last <= first && groups[last] == 0)
+		last++;					/* trailing zero digits */
+	if (last > first)
+	{
+		/* zero */
+		weight = 0;
+		neg = false;
+		first = -1;
+		last = 0;
+	}
+	head = DC_NUMERIC_SHORT | (neg ? DC_NUMERIC_SHORT_SIGN : 0) |
+		(uint16) (scale << DC_NUMERIC_DSCALE_SHIFT) |
+		(weight < 0 ? DC_NUMERIC_WEIGHT_SIGN : 0) |
+		(uint16) (weight & DC_NUMERIC_WEIGHT_MASK);
+	len = VARHDRSZ + sizeof(uint16) + (first - last + 1) * sizeof(int16);
+	SET_VARSIZE(out, len);
+	memcpy(out + VARHDRSZ, &head, sizeof(uint16));
+	for (; first >= last; first--)
+	{
+		int16		d = groups[first];
+
+		memcpy(out + len - (first - last + 1) * sizeof(int16), &d, sizeof(int16));
+	}
+	return len;
+}
+
+/*
  * Write the elements of an array (or the one raw scalar) as a container;
  * *header gets its JEntry.
  */
@@ -496,6 +601,20 @@ jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 		return jbw_array(buf, v->u.items, v->len, false, header, strict);
 	if (v->type == DJ_OBJECT)
 		return jbw_object(buf, v, header, strict);
+	if (v->type == DJ_NUMBER)
+	{
+		int32		num[(DC_NUMERIC_SHORT_MAX + 7) / 4];	/* aligned */
+		int			numlen = dj_number_short_numeric(v, (char *) num);
+
+		if (numlen > 0)
+		{
+			int			pad = jbw_pad(buf);
+
+			jbw_append(buf, num, numlen);
+			*header = JENTRY_ISNUMERIC | (pad + numlen);
+			return true;
+		}
+	}
 	if (!dj_scalar_to_jsonb(v, &jv, strict))
 		return false;
 	switch (jv.type)

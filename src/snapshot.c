@@ -62,6 +62,15 @@ struct DeltaSnapshotLazy
 	int			fd;				/* open commit file, or -1 */
 	int			fd_source;		/* which source fd is */
 	DcArena    *arena;			/* parse trees of re-read lines */
+	MemoryContext arena_owner;	/* the snapshot context */
+	char	   *window;			/* bytes [win_start, win_start + win_len)
+								 * of commit fd_source (read ahead) */
+	int64		win_start;
+	Size		win_len;
+	Size		win_cap;
+	Size		win_want;		/* read-ahead size, grows while reads are
+								 * sequential */
+	int64		last_end;		/* end of the line served last */
 	DeltaCkptCursor *ckpt_cursor;	/* checkpoint files (fa != NULL) are
 									 * keys only: decode them with this */
 	MemoryContextCallback close_cb;
@@ -452,6 +461,7 @@ lazy_close_cb(void *arg)
 	if (lz->fd >= 0)
 		CloseTransientFile(lz->fd);
 	lz->fd = -1;
+	lz->win_len = 0;
 	/* the checkpoint cursor closes its file with its own context */
 }
 
@@ -542,6 +552,7 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	lz->close_cb.func = lazy_close_cb;
 	lz->close_cb.arg = lz;
 	lz->arena = dc_arena_create(cxt);
+	lz->arena_owner = cxt;
 	MemoryContextRegisterResetCallback(cxt, &lz->close_cb);
 	snap->lazy = lz;
 
@@ -627,6 +638,73 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 }
 
 /*
+ * The line of live key k in the open commit file (lz->fd).  While the
+ * lines are fetched in file order (a log written in key order) they are
+ * served from a read-ahead window that doubles up to LAZY_WINDOW bytes, so
+ * that costs one pread per window instead of one per file; any other
+ * access reads just the line, as before.  The result points into the
+ * window (valid until the next call) and is not NUL-terminated.  A file
+ * shorter than the line says is ERRCODE_DATA_CORRUPTED ("changed while it
+ * was being read").
+ */
+#define LAZY_WINDOW (1024 * 1024)
+#define LAZY_WINDOW_MIN (64 * 1024)
+#define LAZY_SEQ_GAP 4096
+
+static const char *
+lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char *name)
+{
+	Size		want;
+	Size		got = 0;
+	bool		sequential;
+
+	sequential = lz->win_len > 0 && k->offset >= lz->last_end &&
+		k->offset - lz->last_end <= LAZY_SEQ_GAP;
+	lz->last_end = k->offset + k->len;
+	if (lz->win_len > 0 && k->offset >= lz->win_start &&
+		k->offset + k->len <= lz->win_start + (int64) lz->win_len)
+		return lz->window + (k->offset - lz->win_start);
+	if (sequential)
+		lz->win_want = Min(Max(lz->win_want * 2, (Size) LAZY_WINDOW_MIN),
+						   (Size) LAZY_WINDOW);
+	else
+		lz->win_want = 0;
+	want = Max((Size) k->len, lz->win_want);
+	if (want > lz->win_cap)
+	{
+		lz->window = lz->window == NULL ?
+			MemoryContextAllocHuge(lz->arena_owner, want) :
+			repalloc_huge(lz->window, want);
+		lz->win_cap = want;
+	}
+	lz->win_len = 0;
+	while (got < want)
+	{
+		ssize_t		n = pg_pread(lz->fd, lz->window + got, want - got,
+								 (off_t) (k->offset + got));
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not read Delta log file \"%s\": %m", name));
+		}
+		if (n == 0)
+			break;				/* end of file */
+		got += (Size) n;
+	}
+	if (got < (Size) k->len)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("Delta log file \"%s\" changed while it was being read", name));
+	lz->win_start = k->offset;
+	lz->win_len = got;
+	return lz->window;
+}
+
+/*
  * Decode the add behind a live key into CurrentMemoryContext, reading its
  * line from the commit file (the cached descriptor is reused while the
  * source stays the same).
@@ -637,7 +715,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	DeltaSnapshotLazy *lz = snap->lazy;
 	int64		version = lz->sources[k->source];
 	char	   *name = DeltaCommitFileName(version);
-	char	   *line;
+	const char *line;
 	DeltaErrorPosition errpos;
 	DeltaCommitBuilder b;
 	DjValue		v;
@@ -648,14 +726,13 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 		if (lz->fd >= 0)
 			CloseTransientFile(lz->fd);
 		lz->fd = -1;
+		lz->win_len = 0;
 		lz->fd = DeltaLogOpenRel(lz->log, name);
 		lz->fd_source = k->source;
 	}
 	DeltaErrorContextPush(&errpos, name);
 	errpos.line = k->line_no;
-	line = palloc(k->len + 1);
-	DeltaLogReadAt(lz->fd, line, k->len, (off_t) k->offset, name);
-	line[k->len] = '\0';
+	line = lazy_window_line(lz, k, name);
 	v = DeltaLogParseLineArena(lz->arena, line, k->len);
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;
