@@ -837,6 +837,16 @@ dj_to_jsonb_in(const DjValue *v, MemoryContext build_cxt, bool strict)
 }
 
 /*
+ * Like dc_dj_to_jsonb, but NULL (not an ERROR) when v holds a number or
+ * string jsonb cannot represent, as dc_json_text_to_jsonb of its text.
+ */
+Jsonb *
+dc_dj_to_jsonb_lenient(const DjValue *v)
+{
+	return dj_to_jsonb_in(v, CurrentMemoryContext, false);
+}
+
+/*
  * Build a Jsonb from a DjValue (palloc'd in CurrentMemoryContext; the
  * intermediate tree too).  A top-level scalar becomes a raw-scalar jsonb,
  * as jsonb_in makes it.

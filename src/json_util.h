@@ -85,6 +85,12 @@ extern void dc_json_report_error(const DjError *err, const char *what,
 extern Jsonb *dc_dj_to_jsonb(const DjValue *v);
 
 /*
+ * Same, but NULL instead of an ERROR when a number or string cannot be
+ * represented (what dc_json_text_to_jsonb gives for v's JSON text).
+ */
+extern Jsonb *dc_dj_to_jsonb_lenient(const DjValue *v);
+
+/*
  * True when dc_dj_to_jsonb(v) cannot fail: every number within numeric's
  * range and every string short enough for a jsonb entry.
  */

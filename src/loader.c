@@ -569,7 +569,8 @@ load_commit_row(RowSink *sinks, Datum key, int64 version,
  * a commit, or checkpoint state) into the sinks; returns the actions loaded.
  */
 static int64
-load_actions(RowSink *sinks, Datum key, const DeltaCommit *c)
+load_actions(RowSink *sinks, Datum key, const DeltaCommit *c,
+			 const DjValue *tags)
 {
 	Datum		values[DF_NCOLS];
 	bool		nulls[DF_NCOLS];
@@ -580,6 +581,13 @@ load_actions(RowSink *sinks, Datum key, const DeltaCommit *c)
 	{
 		CHECK_FOR_INTERRUPTS();
 		DeltaFileRowValues(&c->files[i], values, nulls);
+		if (tags != NULL)
+		{
+			Jsonb	   *j = dc_dj_to_jsonb_lenient(tags);
+
+			values[DF_TAGS] = PointerGetDatum(j);
+			nulls[DF_TAGS] = (j == NULL);
+		}
 		values[DF_TABLE_PATH] = key;
 		nulls[DF_TABLE_PATH] = false;
 		sink_put(&sinks[TR_FILES], values, nulls);
@@ -682,9 +690,26 @@ load_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 	LoadLineState *st = (LoadLineState *) arg;
 	DeltaCommitBuilder b;
 	DeltaCommit *c;
+	const DjValue *tags = NULL;
 
 	DeltaCommitBuilderInit(&b, st->version);	/* line context */
 	b.mode = DELTA_DECODE_DEFER_STATS;
+	/*
+	 * A line holding just one add or remove: its tags go into the jsonb
+	 * column straight from the parse tree (DELTA_DECODE_ROW leaves
+	 * tags_json unset), not through JSON text and a second parse.
+	 */
+	if (action->type == DJ_OBJECT && action->len == 1 &&
+		(strcmp(action->u.members[0].key, "add") == 0 ||
+		 strcmp(action->u.members[0].key, "remove") == 0) &&
+		action->u.members[0].value.type == DJ_OBJECT)
+	{
+		tags = dj_get(&action->u.members[0].value, "tags");
+		if (tags != NULL && tags->type == DJ_NULL)
+			tags = NULL;
+		if (tags != NULL)
+			b.mode = DELTA_DECODE_ROW;
+	}
 	DeltaDecodeAction(&b, action);
 	c = DeltaCommitBuilderFinish(&b);
 	if (c->commit_info != NULL && !st->saw_commit_info)
@@ -693,7 +718,8 @@ load_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 		st->total += load_commit_row(st->sinks, st->key, st->version,
 									 c->commit_info);
 	}
-	st->total += load_actions(st->sinks, st->key, c);
+	st->total += load_actions(st->sinks, st->key, c,
+							  c->n_files == 1 ? tags : NULL);
 }
 
 /*
@@ -762,7 +788,7 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	old = MemoryContextSwitchTo(commit_cxt);
 	start = DeltaLogStartingState(log, from_version, to_version, &first_json);
 	if (start != NULL)
-		total += load_actions(sinks, keyd, start);
+		total += load_actions(sinks, keyd, start, NULL);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(commit_cxt);
 
