@@ -96,7 +96,7 @@ if [ -n "$BENCH_COMMIT" ] && [ -n "$(git -C "${BENCH_SRC:-$ROOT}" status --porce
 	BENCH_COMMIT="$BENCH_COMMIT+local changes"
 fi
 export BENCH_COMMIT
-pg_virtualenv -v "$PG_MAJOR" bash -c '
+pg_virtualenv -t -v "$PG_MAJOR" bash -c '
 	set -euo pipefail
 	if [ "${BENCH_EXTENSION:-release}" = installed ]; then
 		psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION deltacc"
