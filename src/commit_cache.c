@@ -740,6 +740,9 @@ plain_string(const char **pp, const char *end, const char **s, int *len)
 	const unsigned char *p = start;
 	const unsigned char *e = (const unsigned char *) end;
 
+	while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
+		   skip_plain[p[2]] && skip_plain[p[3]])
+		p += 4;
 	while (p < e && skip_plain[*p])
 		p++;
 	if (p >= e || *p != '"')
@@ -872,14 +875,20 @@ skip_flat_strings(const char **pp, const char *end)
 	}
 	for (;;)
 	{
+		const char *s;
+		int			len;
+
+		/* plain strings (the usual tags) first, any string of the subset */
 		p = skip_ws(p, end);
-		if (p >= end || *p != '"' || !skip_string(&p, end))
+		if (p >= end || *p != '"' ||
+			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
 			return false;
 		p = skip_ws(p, end);
 		if (p >= end || *p != ':')
 			return false;
 		p = skip_ws(p + 1, end);
-		if (p >= end || *p != '"' || !skip_string(&p, end))
+		if (p >= end || *p != '"' ||
+			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
 			return false;
 		p = skip_ws(p, end);
 		if (p < end && *p == ',')
