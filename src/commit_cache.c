@@ -36,6 +36,7 @@
 
 #include "actions.h"
 #include "commit_cache.h"
+#include "stats.h"
 
 int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
 
@@ -81,7 +82,8 @@ struct CommitCacheScope
 };
 
 static CommitCacheRef *cache_get(CommitCacheScope *scope, DeltaLog *log,
-								  int64 version, bool table_only);
+								  int64 version, bool table_only,
+								  DeltaStatsPrescan *ps);
 
 static MemoryContext cache_cxt = NULL;
 static HTAB *cache_hash = NULL;
@@ -684,6 +686,7 @@ typedef struct FastReader
 	char	   *ubuf;			/* decoded stats of very long lines */
 	Size		ucap;
 	char	   *stats_at;		/* where stats_dest put the stats */
+	DeltaStatsPrescan *ps;		/* NULL: no prescan */
 } FastReader;
 
 /*
@@ -1049,8 +1052,15 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 			FAST_SEEN(32);
 			if (*p == '"')
 			{
-				if (!unescape_string(&p, end, stats_dest(r, end - p),
-									 &stats_len))
+				/* (8 bytes of slack for the prescan's copies) */
+				char	   *dest = stats_dest(r, end - p + 8);
+				const char *after;
+
+				if (r->ps != NULL &&
+					delta_stats_prescan_string(r->ps, r->n_fast, p, end, dest,
+											   &stats_len, &after, r->b.cxt))
+					p = after;
+				else if (!unescape_string(&p, end, dest, &stats_len))
 					return false;
 				stats = r->stats_at;
 			}
@@ -1245,6 +1255,8 @@ fast_line(void *arg, const char *line, Size len)
 			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
 			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
 	}
+	if (r->ps != NULL)
+		delta_stats_prescan_forget(r->ps, r->n_fast);
 	if (!fast_add(r, line, len, &r->fast[r->n_fast]))
 		return false;
 #ifdef USE_ASSERT_CHECKING
@@ -1275,7 +1287,7 @@ slow_line(void *arg, const DjValue *action, int64 offset, int32 len,
  * same DeltaCommit, files in line order.  In CurrentMemoryContext.
  */
 static DeltaCommit *
-read_commit_fast(DeltaLog *log, int64 version)
+read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps)
 {
 	FastReader	r;
 	char	   *name;
@@ -1287,6 +1299,7 @@ read_commit_fast(DeltaLog *log, int64 version)
 	skip_tables_init();
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
+	r.ps = ps;
 	DeltaCommitBuilderInit(&r.b, version);
 	r.b.mode = DELTA_DECODE_ROW;
 	DeltaLogScanActionFileSkip(log, name, fast_line, slow_line, &r);
@@ -1303,6 +1316,8 @@ read_commit_fast(DeltaLog *log, int64 version)
 		c->n_files = r.n_fast;
 		c->n_actions += r.n_fast;
 		pfree(r.order);
+		if (ps != NULL)
+			delta_stats_prescan_finish(ps, r.n_fast, NULL);
 		return c;
 	}
 	files = MemoryContextAllocHuge(r.b.cxt,
@@ -1314,6 +1329,16 @@ read_commit_fast(DeltaLog *log, int64 version)
 			c->files[r.order[k].index];
 	}
 	Assert(r.n_order == c->n_files + r.n_fast);
+	if (ps != NULL)
+	{
+		int		   *map = palloc_extended(sizeof(int) * r.n_order,
+										  MCXT_ALLOC_HUGE);
+
+		for (k = 0; k < r.n_order; k++)
+			map[k] = r.order[k].fast ? r.order[k].index : -1;
+		delta_stats_prescan_finish(ps, r.n_order, map);
+		pfree(map);
+	}
 	c->files = files;
 	c->n_files = r.n_order;
 	c->n_actions += r.n_fast;
@@ -1328,7 +1353,17 @@ read_commit_fast(DeltaLog *log, int64 version)
 CommitCacheRef *
 commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 {
-	return cache_get(scope, log, version, false);
+	return cache_get(scope, log, version, false, NULL);
+}
+
+/*
+ * commit_cache_get_prescan: see commit_cache.h.
+ */
+CommitCacheRef *
+commit_cache_get_prescan(CommitCacheScope *scope, DeltaLog *log,
+						 int64 version, DeltaStatsPrescan *ps)
+{
+	return cache_get(scope, log, version, false, ps);
 }
 
 /*
@@ -1338,7 +1373,7 @@ CommitCacheRef *
 commit_cache_get_table_actions(CommitCacheScope *scope, DeltaLog *log,
 							   int64 version)
 {
-	return cache_get(scope, log, version, true);
+	return cache_get(scope, log, version, true, NULL);
 }
 
 /*
@@ -1348,7 +1383,7 @@ commit_cache_get_table_actions(CommitCacheScope *scope, DeltaLog *log,
  */
 static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
-		  bool table_only)
+		  bool table_only, DeltaStatsPrescan *ps)
 {
 	char	   *name;
 	char	   *path;
@@ -1422,7 +1457,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	if (table_only)
 		commit = read_commit_table_actions(log, version);
 	else
-		commit = read_commit_fast(log, version);
+		commit = read_commit_fast(log, version, ps);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&
