@@ -402,6 +402,33 @@ row_add_struct(const PqValue *row)
 }
 
 /*
+ * numRecords and tightBounds of a file whose statistics come from
+ * add.stats_parsed (a struct, no JSON text): the same fields the JSON path
+ * takes from add.stats (DeltaStatsFieldsFromJson).  A negative or
+ * wrongly-typed numRecords is left unset, as there.
+ */
+static void
+stats_parsed_fields(DeltaFileAction *fa, const PqValue *sp)
+{
+	const PqValue *f;
+
+	f = pq_struct_get(sp, "numRecords");
+	if (f != NULL && (f->kind == PQV_INT64 || f->kind == PQV_INT32))
+	{
+		int64		n = f->kind == PQV_INT64 ? f->u.i64 : f->u.i32;
+
+		if (n >= 0)
+		{
+			fa->has_num_records = true;
+			fa->num_records = n;
+		}
+	}
+	f = pq_struct_get(sp, "tightBounds");
+	if (f != NULL && f->kind == PQV_BOOL)
+		fa->tight_bounds = f->u.b ? 1 : 0;
+}
+
+/*
  * Decode one checkpoint row into b (b->mode says how much of a file is
  * kept).  The row's JSON rendering is built in row_cxt and parsed into
  * arena (both scratch for the caller to reset).
@@ -456,6 +483,7 @@ decode_ckpt_row(DeltaCommitBuilder *b, const PqValue *row,
 			MemoryContextSwitchTo(old);
 			b->files[b->n_files - 1].stats_parsed_json =
 				MemoryContextStrdup(b->cxt, buf.data);
+			stats_parsed_fields(&b->files[b->n_files - 1], sp);
 		}
 	}
 }

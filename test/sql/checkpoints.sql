@@ -8,7 +8,9 @@
 --     directory (so replay must start from the checkpoint), and
 --     snapshot_files at c and at the latest version must equal full JSON
 --     replay on the original (path, size, partition_values,
---     deletion_vector, stats presence);
+--     deletion_vector, stats presence, num_records, and the statistics'
+--     nullCount and tightBounds: min/max may be rendered differently from
+--     stats_parsed, e.g. a timestamp with microseconds);
 --   * at every version with a .crc file that the checkpoint-based state can
 --     reach, numFiles / tableSizeBytes must match;
 --   * table_info works at the latest version.
@@ -25,16 +27,20 @@ SELECT :'tables' <> '' AS have_tables \gset
 CREATE FUNCTION pg_temp.snap_diff(a text, b text, v bigint)
 RETURNS bigint LANGUAGE sql AS $$
   SELECT count(*) FROM (
-    (SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL AS has_stats
+    (SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL AS has_stats,
+            num_records, stats -> 'nullCount' AS null_count, stats -> 'tightBounds' AS tight
        FROM deltacc.snapshot_files(a, v)
      EXCEPT ALL
-     SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL
+     SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL,
+            num_records, stats -> 'nullCount', stats -> 'tightBounds'
        FROM deltacc.snapshot_files(b, v))
     UNION ALL
-    (SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL
+    (SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL,
+            num_records, stats -> 'nullCount', stats -> 'tightBounds'
        FROM deltacc.snapshot_files(b, v)
      EXCEPT ALL
-     SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL
+     SELECT path, size, partition_values, deletion_vector, stats IS NOT NULL,
+            num_records, stats -> 'nullCount', stats -> 'tightBounds'
        FROM deltacc.snapshot_files(a, v))) d
 $$;
 
