@@ -736,7 +736,7 @@ stats_dest(FastReader *r, Size need)
  * a plain string (no escapes) at *pp: its bytes without the quotes; false
  * for any other string (skip_tables_init must have run)
  */
-static bool
+static pg_attribute_always_inline bool
 plain_string(const char **pp, const char *end, const char **s, int *len)
 {
 	const unsigned char *start = (const unsigned char *) *pp + 1;
