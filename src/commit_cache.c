@@ -687,7 +687,17 @@ typedef struct FastReader
 	Size		ucap;
 	char	   *stats_at;		/* where stats_dest put the stats */
 	DeltaStatsPrescan *ps;		/* NULL: no prescan */
+	int			cap_hint;		/* first room for fast lines (0: none) */
 } FastReader;
+
+/*
+ * An add line is longer than this, so a file of n bytes holds fewer than
+ * n / FAST_MIN_LINE of them; the first array is sized from that, at most
+ * FAST_MAX_HINT entries (room is claimed from the system only as it is
+ * written, and the array is cut to size at the end).
+ */
+#define FAST_MIN_LINE 80
+#define FAST_MAX_HINT 65536
 
 /*
  * Lines up to this long decode their stats straight into the commit's
@@ -1250,7 +1260,8 @@ fast_line(void *arg, const char *line, Size len)
 
 	if (r->n_fast == r->cap_fast)
 	{
-		r->cap_fast = r->cap_fast == 0 ? 256 : r->cap_fast * 2;
+		r->cap_fast = r->cap_fast == 0 ? Max(256, r->cap_hint) :
+			r->cap_fast * 2;
 		r->fast = r->fast == NULL ?
 			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
 			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
@@ -1284,10 +1295,14 @@ slow_line(void *arg, const DjValue *action, int64 offset, int32 len,
 /*
  * read_commit_fast: DeltaLogReadCommitMode(log, version, DELTA_DECODE_ROW)
  * with the common add lines decoded without a parse tree (see above); the
- * same DeltaCommit, files in line order.  In CurrentMemoryContext.
+ * same DeltaCommit, files in line order.  In CurrentMemoryContext.  ps
+ * (may be NULL): prescan the fast add lines' stats strings into it, and
+ * finish it when there were any.  size_hint: the file's size (0: unknown),
+ * to size the first array of fast lines.
  */
 static DeltaCommit *
-read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps)
+read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
+				 off_t size_hint)
 {
 	FastReader	r;
 	char	   *name;
@@ -1300,6 +1315,7 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps)
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
 	r.ps = ps;
+	r.cap_hint = (int) Min(Max(size_hint, 0) / FAST_MIN_LINE + 1, FAST_MAX_HINT);
 	DeltaCommitBuilderInit(&r.b, version);
 	r.b.mode = DELTA_DECODE_ROW;
 	DeltaLogScanActionFileSkip(log, name, fast_line, slow_line, &r);
@@ -1457,7 +1473,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	if (table_only)
 		commit = read_commit_table_actions(log, version);
 	else
-		commit = read_commit_fast(log, version, ps);
+		commit = read_commit_fast(log, version, ps,
+								  cacheable ? before.size : 0);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&
