@@ -36,6 +36,7 @@
 
 #include "actions.h"
 #include "commit_cache.h"
+#include "stats.h"
 
 int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
 
@@ -81,7 +82,8 @@ struct CommitCacheScope
 };
 
 static CommitCacheRef *cache_get(CommitCacheScope *scope, DeltaLog *log,
-								  int64 version, bool table_only);
+								  int64 version, bool table_only,
+								  DeltaStatsPrescan *ps);
 
 static MemoryContext cache_cxt = NULL;
 static HTAB *cache_hash = NULL;
@@ -684,7 +686,18 @@ typedef struct FastReader
 	char	   *ubuf;			/* decoded stats of very long lines */
 	Size		ucap;
 	char	   *stats_at;		/* where stats_dest put the stats */
+	DeltaStatsPrescan *ps;		/* NULL: no prescan */
+	int			cap_hint;		/* first room for fast lines (0: none) */
 } FastReader;
+
+/*
+ * An add line is longer than this, so a file of n bytes holds fewer than
+ * n / FAST_MIN_LINE of them; the first array is sized from that, at most
+ * FAST_MAX_HINT entries (room is claimed from the system only as it is
+ * written, and the array is cut to size at the end).
+ */
+#define FAST_MIN_LINE 80
+#define FAST_MAX_HINT 65536
 
 /*
  * Lines up to this long decode their stats straight into the commit's
@@ -733,13 +746,16 @@ stats_dest(FastReader *r, Size need)
  * a plain string (no escapes) at *pp: its bytes without the quotes; false
  * for any other string (skip_tables_init must have run)
  */
-static bool
+static pg_attribute_always_inline bool
 plain_string(const char **pp, const char *end, const char **s, int *len)
 {
 	const unsigned char *start = (const unsigned char *) *pp + 1;
 	const unsigned char *p = start;
 	const unsigned char *e = (const unsigned char *) end;
 
+	while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
+		   skip_plain[p[2]] && skip_plain[p[3]])
+		p += 4;
 	while (p < e && skip_plain[*p])
 		p++;
 	if (p >= e || *p != '"')
@@ -872,14 +888,20 @@ skip_flat_strings(const char **pp, const char *end)
 	}
 	for (;;)
 	{
+		const char *s;
+		int			len;
+
+		/* plain strings (the usual tags) first, any string of the subset */
 		p = skip_ws(p, end);
-		if (p >= end || *p != '"' || !skip_string(&p, end))
+		if (p >= end || *p != '"' ||
+			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
 			return false;
 		p = skip_ws(p, end);
 		if (p >= end || *p != ':')
 			return false;
 		p = skip_ws(p + 1, end);
-		if (p >= end || *p != '"' || !skip_string(&p, end))
+		if (p >= end || *p != '"' ||
+			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
 			return false;
 		p = skip_ws(p, end);
 		if (p < end && *p == ',')
@@ -1040,8 +1062,15 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 			FAST_SEEN(32);
 			if (*p == '"')
 			{
-				if (!unescape_string(&p, end, stats_dest(r, end - p),
-									 &stats_len))
+				/* (8 bytes of slack for the prescan's copies) */
+				char	   *dest = stats_dest(r, end - p + 8);
+				const char *after;
+
+				if (r->ps != NULL &&
+					delta_stats_prescan_string(r->ps, r->n_fast, p, end, dest,
+											   &stats_len, &after, r->b.cxt))
+					p = after;
+				else if (!unescape_string(&p, end, dest, &stats_len))
 					return false;
 				stats = r->stats_at;
 			}
@@ -1231,11 +1260,14 @@ fast_line(void *arg, const char *line, Size len)
 
 	if (r->n_fast == r->cap_fast)
 	{
-		r->cap_fast = r->cap_fast == 0 ? 256 : r->cap_fast * 2;
+		r->cap_fast = r->cap_fast == 0 ? Max(256, r->cap_hint) :
+			r->cap_fast * 2;
 		r->fast = r->fast == NULL ?
 			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
 			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
 	}
+	if (r->ps != NULL)
+		delta_stats_prescan_forget(r->ps, r->n_fast);
 	if (!fast_add(r, line, len, &r->fast[r->n_fast]))
 		return false;
 #ifdef USE_ASSERT_CHECKING
@@ -1263,10 +1295,14 @@ slow_line(void *arg, const DjValue *action, int64 offset, int32 len,
 /*
  * read_commit_fast: DeltaLogReadCommitMode(log, version, DELTA_DECODE_ROW)
  * with the common add lines decoded without a parse tree (see above); the
- * same DeltaCommit, files in line order.  In CurrentMemoryContext.
+ * same DeltaCommit, files in line order.  In CurrentMemoryContext.  ps
+ * (may be NULL): prescan the fast add lines' stats strings into it, and
+ * finish it when there were any.  size_hint: the file's size (0: unknown),
+ * to size the first array of fast lines.
  */
 static DeltaCommit *
-read_commit_fast(DeltaLog *log, int64 version)
+read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
+				 off_t size_hint)
 {
 	FastReader	r;
 	char	   *name;
@@ -1278,6 +1314,8 @@ read_commit_fast(DeltaLog *log, int64 version)
 	skip_tables_init();
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
+	r.ps = ps;
+	r.cap_hint = (int) Min(Max(size_hint, 0) / FAST_MIN_LINE + 1, FAST_MAX_HINT);
 	DeltaCommitBuilderInit(&r.b, version);
 	r.b.mode = DELTA_DECODE_ROW;
 	DeltaLogScanActionFileSkip(log, name, fast_line, slow_line, &r);
@@ -1294,6 +1332,8 @@ read_commit_fast(DeltaLog *log, int64 version)
 		c->n_files = r.n_fast;
 		c->n_actions += r.n_fast;
 		pfree(r.order);
+		if (ps != NULL)
+			delta_stats_prescan_finish(ps, r.n_fast, NULL);
 		return c;
 	}
 	files = MemoryContextAllocHuge(r.b.cxt,
@@ -1305,6 +1345,16 @@ read_commit_fast(DeltaLog *log, int64 version)
 			c->files[r.order[k].index];
 	}
 	Assert(r.n_order == c->n_files + r.n_fast);
+	if (ps != NULL)
+	{
+		int		   *map = palloc_extended(sizeof(int) * r.n_order,
+										  MCXT_ALLOC_HUGE);
+
+		for (k = 0; k < r.n_order; k++)
+			map[k] = r.order[k].fast ? r.order[k].index : -1;
+		delta_stats_prescan_finish(ps, r.n_order, map);
+		pfree(map);
+	}
 	c->files = files;
 	c->n_files = r.n_order;
 	c->n_actions += r.n_fast;
@@ -1319,7 +1369,17 @@ read_commit_fast(DeltaLog *log, int64 version)
 CommitCacheRef *
 commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 {
-	return cache_get(scope, log, version, false);
+	return cache_get(scope, log, version, false, NULL);
+}
+
+/*
+ * commit_cache_get_prescan: see commit_cache.h.
+ */
+CommitCacheRef *
+commit_cache_get_prescan(CommitCacheScope *scope, DeltaLog *log,
+						 int64 version, DeltaStatsPrescan *ps)
+{
+	return cache_get(scope, log, version, false, ps);
 }
 
 /*
@@ -1329,7 +1389,7 @@ CommitCacheRef *
 commit_cache_get_table_actions(CommitCacheScope *scope, DeltaLog *log,
 							   int64 version)
 {
-	return cache_get(scope, log, version, true);
+	return cache_get(scope, log, version, true, NULL);
 }
 
 /*
@@ -1339,7 +1399,7 @@ commit_cache_get_table_actions(CommitCacheScope *scope, DeltaLog *log,
  */
 static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
-		  bool table_only)
+		  bool table_only, DeltaStatsPrescan *ps)
 {
 	char	   *name;
 	char	   *path;
@@ -1413,7 +1473,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	if (table_only)
 		commit = read_commit_table_actions(log, version);
 	else
-		commit = read_commit_fast(log, version);
+		commit = read_commit_fast(log, version, ps,
+								  cacheable ? before.size : 0);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&

@@ -72,6 +72,17 @@ extern CommitCacheScope *commit_cache_scope_begin(void);
 extern CommitCacheRef *commit_cache_get(CommitCacheScope *scope, DeltaLog *log,
 										int64 version);
 
+struct DeltaStatsPrescan;		/* stats.h */
+
+/*
+ * commit_cache_get, and when the commit is read now (not served from the
+ * cache) its add lines' stats strings prescanned into ps (see stats.h;
+ * reset by the caller before, finished here).  ps may be NULL.
+ */
+extern CommitCacheRef *commit_cache_get_prescan(CommitCacheScope *scope,
+												DeltaLog *log, int64 version,
+												struct DeltaStatsPrescan *ps);
+
 /*
  * Commit 'version' when only its table-level actions (metaData, protocol,
  * commitInfo, txn, domainMetadata) matter: a full entry is served if

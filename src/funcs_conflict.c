@@ -442,6 +442,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	int			i;
 	int64		v;
 	CommitCacheScope *scope;
+	DeltaStatsPrescan *ps;
 	const DeltaMetadata *rv_md = NULL;
 	const DeltaProtocol *rv_proto = NULL;
 
@@ -605,13 +606,18 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	cur_md = rv_md;
 	cur_proto = rv_proto;
 	bind_stats_columns(&rb, schema);
+	/* the read columns' statistics scanned while winners are read */
+	ps = mode == CONFLICT_MODE_PARTITION ? NULL :
+		delta_stats_prescan_create(rb.ncols, rb.col_field);
 	for (v = read_version + 1; v <= through_version; v++)
 	{
 		CommitCacheRef *ref;
 		DeltaCommit *winner;
 
 		CHECK_FOR_INTERRUPTS();
-		ref = commit_cache_get(scope, log, v);
+		if (ps != NULL)
+			delta_stats_prescan_reset(ps);
+		ref = commit_cache_get_prescan(scope, log, v, ps);
 		winner = ref->commit;
 		rb.hdr = NULL;
 		rb.winner = winner;
@@ -621,9 +627,11 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 			/* numRecords (row level) and the read columns, decoded once */
 			DeltaCommitStats *cs;
 
-			cs = delta_commit_stats_ensure((DeltaCommitStats *) *ref->extra,
-										   winner, rb.ncols, rb.col_field,
-										   rb.colvals, ref->cxt);
+			cs = delta_commit_stats_ensure_pre((DeltaCommitStats *) *ref->extra,
+											   winner, rb.ncols, rb.col_field,
+											   rb.colvals, ref->cxt, ps);
+			if (ps != NULL)
+				delta_stats_prescan_reset(ps);	/* answers copied */
 			*ref->extra = cs;
 			for (i = 0; i < npreds; i++)
 			{

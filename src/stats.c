@@ -636,6 +636,12 @@ typedef struct StatsScan
 	ScanSpan   *min;			/* [nfields]; type -1: absent */
 	ScanSpan   *max;
 	ScanSpan   *nc;
+	bool		esc;			/* escaped mode (see delta_stats_prescan_string):
+								 * a quote is the two bytes backslash, '"' */
+	char	   *out;			/* escaped mode: where the unescaped text
+								 * continues (NULL: not wanted); the buffer
+								 * has 8 bytes of slack beyond it */
+	const char *copied;			/* escaped mode: input up to here is in out */
 } StatsScan;
 
 #define SPAN_ABSENT ((DjType) -1)
@@ -650,7 +656,8 @@ scan_ws(StatsScan *sc)
 	if (likely(sc->p < sc->end && (unsigned char) *sc->p > ' '))
 		return;					/* the usual case: no white space */
 	while (sc->p < sc->end &&
-		   (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
+		   (*sc->p == ' ' ||
+			(!sc->esc && (*sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))))
 		sc->p++;
 }
 
@@ -661,24 +668,77 @@ scan_ws(StatsScan *sc)
 static bool scan_plain[256];
 static bool scan_plain_ready = false;
 
-/* a string of printable ASCII without escapes; false otherwise */
+/*
+ * scan_emit (escaped mode): append the input from sc->copied up to the
+ * escaped quote at "at", then the quote itself, to sc->out.  Eight bytes
+ * at a time when the input has eight readable bytes from "at" on (the
+ * copies read before at + 8 and write at most 7 bytes past the text, into
+ * out's slack).
+ */
+static inline void
+scan_emit(StatsScan *sc, const char *at)
+{
+	const char *src = sc->copied;
+	size_t		n = at - src;
+	size_t		i;
+
+	if (sc->end - at >= 8)
+	{
+		for (i = 0; i < n; i += 8)
+			memcpy(sc->out + i, src + i, 8);
+	}
+	else
+		memcpy(sc->out, src, n);
+	sc->out[n] = '"';
+	sc->out += n + 1;
+	sc->copied = at + 2;
+}
+
+/*
+ * scan_quote: sc->p is at a quote: '"', or in escaped mode backslash + '"'
+ */
 static inline bool
+scan_quote(const StatsScan *sc)
+{
+	if (sc->esc)
+		return sc->end - sc->p >= 2 && sc->p[0] == '\\' && sc->p[1] == '"';
+	return sc->p < sc->end && *sc->p == '"';
+}
+
+/*
+ * a string of printable ASCII without escapes (in escaped mode: between
+ * two escaped quotes) at sc->p; false otherwise
+ */
+static pg_attribute_always_inline bool
 scan_string(StatsScan *sc, ScanSpan *span)
 {
-	const unsigned char *q = (const unsigned char *) sc->p + 1;
+	const int	qlen = sc->esc ? 2 : 1;
+	const unsigned char *q = (const unsigned char *) sc->p + qlen;
 	const unsigned char *end = (const unsigned char *) sc->end;
 
+	if (!scan_quote(sc))
+		return false;
 	while (end - q >= 4 && scan_plain[q[0]] && scan_plain[q[1]] &&
 		   scan_plain[q[2]] && scan_plain[q[3]])
 		q += 4;
 	while (q < end && scan_plain[*q])
 		q++;
-	if (q >= end || *q != '"')
+	if (sc->esc)
+	{
+		if (end - q < 2 || q[0] != '\\' || q[1] != '"')
+			return false;		/* another escape, control, non-ASCII, end */
+		if (sc->out != NULL)
+		{
+			scan_emit(sc, sc->p);
+			scan_emit(sc, (const char *) q);
+		}
+	}
+	else if (q >= end || *q != '"')
 		return false;			/* escape, control, non-ASCII, unterminated */
 	span->type = DJ_STRING;
-	span->p = sc->p + 1;
-	span->len = (int) ((const char *) q - (sc->p + 1));
-	sc->p = (const char *) q + 1;
+	span->p = sc->p + qlen;
+	span->len = (int) ((const char *) q - (sc->p + qlen));
+	sc->p = (const char *) q + qlen;
 	return true;
 }
 
@@ -789,7 +849,7 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 		int			k;
 
 		scan_ws(sc);
-		if (sc->p >= sc->end || *sc->p != '"' || !scan_string(sc, &key))
+		if (!scan_string(sc, &key))
 			return false;
 		scan_ws(sc);
 		if (sc->p >= sc->end || *sc->p != ':')
@@ -819,7 +879,7 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 		}
 		/* scalars inline (the common case), the rest through scan_value */
 		scan_ws(sc);
-		if (sc->p < sc->end && *sc->p == '"')
+		if (scan_quote(sc))
 		{
 			if (!scan_string(sc, &val))
 				return false;
@@ -915,6 +975,7 @@ scan_value(StatsScan *sc, int depth, ScanSpan *span, ScanSpan *entries)
 				return false;
 			}
 		case '"':
+		case '\\':
 			return scan_string(sc, span);
 		case 't':
 			if (sc->end - sc->p < 4 || memcmp(sc->p, "true", 4) != 0)
@@ -1022,6 +1083,82 @@ int_leaf_fast(const DeltaField *f, const ScanSpan *minsp,
 }
 
 /*
+ * scan_root: set up sc over [p, end) for fields[0..nfields) (spans: 3 *
+ * nfields of room) and scan the root object there, leaving sc->p after it
+ * and any white space that follows.  False when outside the subset.
+ */
+static bool
+scan_root(StatsScan *sc, const char *p, const char *end, int nfields,
+		  const DeltaField *const *fields, const int *namelen,
+		  ScanSpan *spans)
+{
+	ScanSpan	root;
+	int			k;
+
+	if (!scan_plain_ready)
+	{
+		for (k = 0; k < 256; k++)
+			scan_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+		scan_plain_ready = true;
+	}
+	sc->p = p;
+	sc->end = end;
+	sc->nfields = nfields;
+	sc->fields = fields;
+	sc->namelen = (int *) namelen;
+	sc->min = spans;
+	sc->max = spans + nfields;
+	sc->nc = spans + 2 * nfields;
+	sc->num_records.type = SPAN_ABSENT;
+	sc->tight_bounds.type = SPAN_ABSENT;
+	sc->has_min_obj = sc->has_max_obj = sc->has_nc_obj = false;
+	for (k = 0; k < 3 * nfields; k++)
+		spans[k].type = SPAN_ABSENT;
+	scan_ws(sc);
+	if (sc->p >= sc->end || *sc->p != '{')
+		return false;
+	if (!scan_value(sc, 0, &root, NULL))
+		return false;
+	scan_ws(sc);
+	return true;
+}
+
+/* scan_header: the column-independent part of a scanned stats text */
+static void
+scan_header(const StatsScan *sc, DeltaStatsHeader *hdr)
+{
+	DjValue		v;
+	char		buf[SCAN_MAX_NUMBER + 1];
+	const DjValue *nr;
+	int64		n;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->has_stats = true;
+	hdr->tight_bounds = -1;
+	if (span_int(&sc->num_records, &n))
+	{
+		/* the common case, without a DjValue */
+		if (n >= 0)
+		{
+			hdr->has_num_records = true;
+			hdr->num_records = n;
+		}
+	}
+	else if ((nr = span_value(&sc->num_records, &v, buf)) != NULL)
+	{
+		if (dj_to_int64(nr, &n) && n >= 0)
+		{
+			hdr->has_num_records = true;
+			hdr->num_records = n;
+		}
+	}
+	if (sc->tight_bounds.type == DJ_TRUE)
+		hdr->tight_bounds = 1;
+	else if (sc->tight_bounds.type == DJ_FALSE)
+		hdr->tight_bounds = 0;
+}
+
+/*
  * scan_stats: decode the header and the leaves fields[0..nfields) (all
  * top-level, minmax per decode_leaf) of one stats text with the scanner.
  * False when the text is outside the scanner's subset: nothing is set then
@@ -1033,66 +1170,13 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 		   DeltaLeafStats **out)
 {
 	StatsScan	sc;
-	ScanSpan	root;
-	DjValue		v;
-	char		buf[SCAN_MAX_NUMBER + 1];
-	const DjValue *nr;
-	int64		n;
 	int			k;
 
-	if (!scan_plain_ready)
-	{
-		for (k = 0; k < 256; k++)
-			scan_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
-		scan_plain_ready = true;
-	}
 	memset(&sc, 0, sizeof(sc));
-	sc.p = json;
-	sc.end = json + strlen(json);
-	sc.nfields = nfields;
-	sc.fields = fields;
-	sc.namelen = (int *) namelen;
-	sc.min = spans;
-	sc.max = spans + nfields;
-	sc.nc = spans + 2 * nfields;
-	sc.num_records.type = SPAN_ABSENT;
-	sc.tight_bounds.type = SPAN_ABSENT;
-	for (k = 0; k < 3 * nfields; k++)
-		spans[k].type = SPAN_ABSENT;
-	scan_ws(&sc);
-	if (sc.p >= sc.end || *sc.p != '{')
+	if (!scan_root(&sc, json, json + strlen(json), nfields, fields, namelen,
+				   spans) || sc.p != sc.end)
 		return false;
-	if (!scan_value(&sc, 0, &root, NULL))
-		return false;
-	scan_ws(&sc);
-	if (sc.p != sc.end)
-		return false;
-
-	memset(hdr, 0, sizeof(*hdr));
-	hdr->has_stats = true;
-	hdr->tight_bounds = -1;
-	if (span_int(&sc.num_records, &n))
-	{
-		/* the common case, without a DjValue */
-		if (n >= 0)
-		{
-			hdr->has_num_records = true;
-			hdr->num_records = n;
-		}
-	}
-	else if ((nr = span_value(&sc.num_records, &v, buf)) != NULL)
-	{
-		if (dj_to_int64(nr, &n) && n >= 0)
-		{
-			hdr->has_num_records = true;
-			hdr->num_records = n;
-		}
-	}
-	if (sc.tight_bounds.type == DJ_TRUE)
-		hdr->tight_bounds = 1;
-	else if (sc.tight_bounds.type == DJ_FALSE)
-		hdr->tight_bounds = 0;
-
+	scan_header(&sc, hdr);
 	for (k = 0; k < nfields; k++)
 	{
 		DjValue		vmin,
@@ -1115,6 +1199,229 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 						   hdr->has_num_records, hdr->num_records, out[k]);
 	}
 	return true;
+}
+
+/*
+ * The prescan: a winner's add line's stats string scanned while the line
+ * is read (see stats.h).
+ */
+struct DeltaStatsPrescan
+{
+	int			ncols;
+	const DeltaField **fields;
+	int		   *namelen;
+	ScanSpan   *spans;			/* [3 * ncols] */
+	int			cap;			/* room in the arrays below */
+	int			nfiles;			/* valid entries (after _finish) */
+	bool		finished;
+	bool	   *ok;				/* [cap]: the entry below is the file's */
+	DeltaStatsHeader *hdr;		/* [cap] */
+	DeltaLeafStats **vals;		/* [ncols][cap] */
+};
+
+/*
+ * delta_stats_prescan_create: see stats.h.
+ */
+DeltaStatsPrescan *
+delta_stats_prescan_create(int ncols, const DeltaField *const *fields)
+{
+	DeltaStatsPrescan *ps;
+	int			k;
+
+	if (ncols <= 0)
+		return NULL;
+	for (k = 0; k < ncols; k++)
+	{
+		const DeltaField *f = fields[k];
+
+		if (f->parent != NULL || !f->minmax_eligible ||
+			!OidIsValid(f->pg_type) ||
+			(f->kind != DELTA_TYPE_LONG && f->kind != DELTA_TYPE_INTEGER &&
+			 f->kind != DELTA_TYPE_SHORT && f->kind != DELTA_TYPE_BYTE))
+			return NULL;		/* only top-level integral leaves */
+	}
+	ps = palloc0(sizeof(DeltaStatsPrescan));
+	ps->ncols = ncols;
+	ps->fields = palloc(sizeof(DeltaField *) * ncols);
+	ps->namelen = palloc(sizeof(int) * ncols);
+	for (k = 0; k < ncols; k++)
+	{
+		ps->fields[k] = fields[k];
+		ps->namelen[k] = (int) strlen(fields[k]->physical_name);
+	}
+	ps->spans = palloc(sizeof(ScanSpan) * 3 * ncols);
+	ps->vals = palloc0(sizeof(DeltaLeafStats *) * ncols);
+	return ps;
+}
+
+/*
+ * prescan_room: the arrays hold index; they live in cxt (the commit's),
+ * grown by doubling.
+ */
+static void
+prescan_room(DeltaStatsPrescan *ps, int index, MemoryContext cxt)
+{
+	MemoryContext old;
+	int			cap;
+	int			k;
+
+	if (index < ps->cap)
+		return;
+	old = MemoryContextSwitchTo(cxt);
+	cap = Max(256, ps->cap * 2);
+	while (cap <= index)
+		cap *= 2;
+	if (ps->ok == NULL)
+	{
+		ps->ok = palloc_extended(sizeof(bool) * cap, MCXT_ALLOC_HUGE);
+		ps->hdr = palloc_extended(sizeof(DeltaStatsHeader) * cap,
+								  MCXT_ALLOC_HUGE);
+		for (k = 0; k < ps->ncols; k++)
+			ps->vals[k] = palloc_extended(sizeof(DeltaLeafStats) * cap,
+										  MCXT_ALLOC_HUGE);
+	}
+	else
+	{
+		ps->ok = repalloc_huge(ps->ok, sizeof(bool) * cap);
+		ps->hdr = repalloc_huge(ps->hdr, sizeof(DeltaStatsHeader) * cap);
+		for (k = 0; k < ps->ncols; k++)
+			ps->vals[k] = repalloc_huge(ps->vals[k],
+										sizeof(DeltaLeafStats) * cap);
+	}
+	/* entries never written say "not prescanned" */
+	memset(ps->ok + ps->cap, 0, sizeof(bool) * (cap - ps->cap));
+	ps->cap = cap;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * delta_stats_prescan_reset: see stats.h.
+ */
+void
+delta_stats_prescan_reset(DeltaStatsPrescan *ps)
+{
+	int			k;
+
+	if (ps->ok != NULL)
+	{
+		pfree(ps->ok);
+		pfree(ps->hdr);
+		for (k = 0; k < ps->ncols; k++)
+			pfree(ps->vals[k]);
+	}
+	ps->ok = NULL;
+	ps->hdr = NULL;
+	for (k = 0; k < ps->ncols; k++)
+		ps->vals[k] = NULL;
+	ps->cap = 0;
+	ps->nfiles = 0;
+	ps->finished = false;
+}
+
+/*
+ * delta_stats_prescan_forget: see stats.h.
+ */
+void
+delta_stats_prescan_forget(DeltaStatsPrescan *ps, int index)
+{
+	if (index < ps->cap)
+		ps->ok[index] = false;
+}
+
+/*
+ * delta_stats_prescan_string: see stats.h.
+ */
+bool
+delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
+						   const char *end, char *out, int *outlen,
+						   const char **after, MemoryContext cxt)
+{
+	StatsScan	sc;
+	DeltaStatsHeader *h;
+	int			k;
+
+	prescan_room(ps, index, cxt);
+	ps->ok[index] = false;
+	if (p >= end || *p != '"')
+		return false;
+	memset(&sc, 0, sizeof(sc));
+	sc.esc = true;
+	sc.out = out;
+	sc.copied = p + 1;
+	if (!scan_root(&sc, p + 1, end, ps->ncols, ps->fields, ps->namelen,
+				   ps->spans) ||
+		sc.p >= end || *sc.p != '"')
+		return false;
+	/* the rest of the string (after the last escaped quote) */
+	memcpy(sc.out, sc.copied, sc.p - sc.copied);
+	sc.out += sc.p - sc.copied;
+	*outlen = (int) (sc.out - out);
+	*after = sc.p + 1;
+
+	h = &ps->hdr[index];
+	scan_header(&sc, h);
+	for (k = 0; k < ps->ncols; k++)
+	{
+		DeltaLeafStats *ls = &ps->vals[k][index];
+
+		memset(ls, 0, sizeof(*ls));
+		if (!int_leaf_fast(ps->fields[k], &sc.min[k], &sc.max[k], &sc.nc[k],
+						   sc.has_min_obj, sc.has_max_obj,
+						   h->has_num_records, h->num_records, ls))
+			return true;		/* a valid string; its leaves decoded later */
+	}
+	ps->ok[index] = true;
+	return true;
+}
+
+/*
+ * delta_stats_prescan_finish: see stats.h.
+ */
+void
+delta_stats_prescan_finish(DeltaStatsPrescan *ps, int nfiles, const int *map)
+{
+	bool	   *ok;
+	DeltaStatsHeader *hdr;
+	MemoryContext old;
+	int			i,
+				k;
+
+	ps->finished = true;
+	ps->nfiles = nfiles;
+	if (nfiles == 0 || ps->cap == 0)
+	{
+		ps->nfiles = 0;
+		return;
+	}
+	if (map == NULL)
+		return;					/* entry i is file i (none at cap or later) */
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(ps->ok));
+	ok = palloc_extended(sizeof(bool) * nfiles, MCXT_ALLOC_HUGE);
+	hdr = palloc_extended(sizeof(DeltaStatsHeader) * nfiles, MCXT_ALLOC_HUGE);
+	for (i = 0; i < nfiles; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		ok[i] = map[i] >= 0 && map[i] < ps->cap && ps->ok[map[i]];
+		if (ok[i])
+			hdr[i] = ps->hdr[map[i]];
+	}
+	for (k = 0; k < ps->ncols; k++)
+	{
+		DeltaLeafStats *v = palloc_extended(sizeof(DeltaLeafStats) * nfiles,
+											MCXT_ALLOC_HUGE);
+
+		for (i = 0; i < nfiles; i++)
+			if (ok[i])
+				v[i] = ps->vals[k][map[i]];
+		pfree(ps->vals[k]);
+		ps->vals[k] = v;
+	}
+	pfree(ps->ok);
+	pfree(ps->hdr);
+	ps->ok = ok;
+	ps->hdr = hdr;
+	ps->cap = nfiles;
+	MemoryContextSwitchTo(old);
 }
 
 /*
@@ -1329,6 +1636,23 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 						  int ncols, const DeltaField *const *fields,
 						  DeltaLeafStats **vals_out, MemoryContext cxt)
 {
+	return delta_commit_stats_ensure_pre(cs, commit, ncols, fields, vals_out,
+										 cxt, NULL);
+}
+
+/*
+ * delta_commit_stats_ensure_pre: see stats.h.  The prescan's answers are
+ * taken for the first pass over a commit whose new columns are exactly the
+ * prescan's (same fields, same order); assert-enabled builds compare each
+ * with the parse tree of the file's (unescaped) stats text.
+ */
+DeltaCommitStats *
+delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
+							  int ncols, const DeltaField *const *fields,
+							  DeltaLeafStats **vals_out, MemoryContext cxt,
+							  const DeltaStatsPrescan *pre)
+{
+	bool		use_pre;
 	MemoryContext old;
 	MemoryContext scratch;
 	DeltaStatsColumn **newcols;
@@ -1418,6 +1742,10 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 	for (j = 0; j < nnew; j++)
 		namelen[j] = (int) strlen(newfields[j]->physical_name);
 	outs = palloc(sizeof(DeltaLeafStats *) * Max(nnew, 1));
+	use_pre = pre != NULL && pre->finished && pre->nfiles == cs->nfiles &&
+		hdr != NULL && can_scan && nnew == pre->ncols;
+	for (j = 0; j < nnew && use_pre; j++)
+		use_pre = newfields[j] == pre->fields[j];
 	for (i = 0; i < cs->nfiles; i++)
 	{
 		DeltaFileAction *fa = &commit->files[i];
@@ -1436,9 +1764,28 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 				hdr[i].tight_bounds = -1;
 			continue;
 		}
-		MemoryContextSwitchTo(scratch);
 		for (j = 0; j < nnew; j++)
 			outs[j] = &newcols[j]->vals[i];
+		if (use_pre && i < pre->cap && pre->ok[i])
+		{
+			/* scanned while the line was read (byval integers: no copy) */
+			h = pre->hdr[i];
+			for (j = 0; j < nnew; j++)
+				*outs[j] = pre->vals[j][i];
+#ifdef USE_ASSERT_CHECKING
+			MemoryContextSwitchTo(scratch);
+			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
+			MemoryContextSwitchTo(cxt);
+			MemoryContextReset(scratch);
+#endif
+			hdr[i] = h;
+			fa->has_num_records = h.has_num_records;
+			fa->num_records = h.num_records;
+			if (h.tight_bounds >= 0)
+				fa->tight_bounds = h.tight_bounds;
+			continue;
+		}
+		MemoryContextSwitchTo(scratch);
 		if (can_scan && scan_stats(json, nnew, newfields, namelen, spans, &h,
 								   outs))
 		{

@@ -142,6 +142,60 @@ extern DeltaCommitStats *delta_commit_stats_ensure(DeltaCommitStats *cs,
 												   MemoryContext cxt);
 
 /*
+ * The prescan: while a winner's add line is read (src/commit_cache.c), its
+ * stats string is scanned in place, still escaped, for the header and the
+ * statistics of the columns a conflict check needs, and unescaped in the
+ * same pass; delta_commit_stats_ensure_pre then takes those answers instead
+ * of scanning the text again.  Only top-level integral columns; only the
+ * common shape (the scanner's subset whose only escapes are escaped
+ * quotes): anything else is left to the usual decoders.
+ */
+typedef struct DeltaStatsPrescan DeltaStatsPrescan;
+
+/* A prescan for fields[0..ncols) in CurrentMemoryContext; NULL if none fits. */
+extern DeltaStatsPrescan *delta_stats_prescan_create(int ncols,
+													 const DeltaField *const *fields);
+
+/* Forget the answers of one commit (frees its arrays); before each commit. */
+extern void delta_stats_prescan_reset(DeltaStatsPrescan *ps);
+
+/* The fast add line at index will not use an earlier line's answer. */
+extern void delta_stats_prescan_forget(DeltaStatsPrescan *ps, int index);
+
+/*
+ * Scan the JSON string at p (the opening quote, in an add line ending at
+ * end) that holds a stats text: true when it is valid and of the common
+ * shape; then out (room for end - p + 9 bytes) holds the unescaped text,
+ * *outlen its length (no NUL written), *after the byte after the closing
+ * quote, and the file's answers are remembered at index when every column
+ * decoded.  False: nothing is known (out may hold garbage).  The answer
+ * arrays grow in cxt.
+ */
+extern bool delta_stats_prescan_string(DeltaStatsPrescan *ps, int index,
+									   const char *p, const char *end,
+									   char *out, int *outlen,
+									   const char **after, MemoryContext cxt);
+
+/*
+ * The commit's files are known: nfiles of them, map[i] the prescan index
+ * of file i (-1: not a fast add line), or map NULL when index i is file i.
+ */
+extern void delta_stats_prescan_finish(DeltaStatsPrescan *ps, int nfiles,
+									   const int *map);
+
+/*
+ * delta_commit_stats_ensure taking the prescan's answers (pre may be NULL,
+ * or unfinished: then it is not used).
+ */
+extern DeltaCommitStats *delta_commit_stats_ensure_pre(DeltaCommitStats *cs,
+													   DeltaCommit *commit,
+													   int ncols,
+													   const DeltaField *const *fields,
+													   DeltaLeafStats **vals_out,
+													   MemoryContext cxt,
+													   const DeltaStatsPrescan *pre);
+
+/*
  * Parse one partition value (the string form of §1.8) for field f.  Sets
  * *isnull for JSON null (value NULL) and the empty string.  Returns false
  * when the text cannot be parsed exactly as f's type (the caller then

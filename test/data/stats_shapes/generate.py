@@ -69,6 +69,9 @@ S = [
     ('numrec_negative', '{"numRecords":-1,"minValues":{"id":3},"maxValues":{"id":4},"nullCount":{"id":2}}'),
     ('numrec_small', '{"numRecords":1,"minValues":{"id":3,"i":1},"maxValues":{"id":4,"i":1},"nullCount":{"id":2,"i":1}}'),
     ('long_stats', '{"numRecords":4,"pad":"' + 'p' * 20000 + '","minValues":{"id":3,"i":1},"maxValues":{"id":4,"i":1},"nullCount":{"id":0,"i":0}}'),
+    # the prescan (stats scanned still escaped while the add line is read)
+    ('spaces_only', '{ "numRecords" : 4 , "minValues" : { "id" : 3 , "i" : 1 } , "maxValues" : { "id" : 4 , "i" : 2 } , "nullCount" : { "id" : 0 , "i" : 0 } } '),
+    ('slash_escape', '{"numRecords":4,"minValues":{"id":3,"s":"a/b"},"maxValues":{"id":4,"s":"a/c"},"nullCount":{"id":0,"s":0}}'),
     ('big_id', '{"numRecords":3,"minValues":{"id":9223372036854775808},"maxValues":{"id":9223372036854775807},"nullCount":{"id":0}}'),
 ]
 lines = [{"commitInfo": {"timestamp": 1700000000001, "operation": "WRITE",
@@ -104,3 +107,13 @@ with open('_delta_log/00000000000000000001.json', 'w') as f:
     f.write(' { "add" : { "path" : "spaced.parquet" , "partitionValues" : { } , "size" : 1 ,'
             ' "modificationTime" : 1 , "dataChange" : false , "stats" : %s } } \n' % esc(one % (6, 6)))
     f.write('{"remove":{"path":"gone.parquet","deletionTimestamp":1,"dataChange":true}}\n')
+    # prescanned stats, then the line is refused (a duplicate size after
+    # them); the next fast line (no stats) must not inherit its answers
+    f.write('{"add":{"path":"dup_after_stats.parquet","partitionValues":{},"size":1,'
+            '"modificationTime":1,"dataChange":true,"stats":%s,"size":2}}\n' % esc(one % (1, 1)))
+    f.write('{"add":{"path":"no_stats_after.parquet","partitionValues":{},"size":1,'
+            '"modificationTime":1,"dataChange":true}}\n')
+    # a stats string with a solidus escape: not prescanned, unescaped as usual
+    f.write('{"add":{"path":"solidus.parquet","partitionValues":{},"size":1,'
+            '"modificationTime":1,"dataChange":true,"stats":%s}}\n'
+            % esc(one % (2, 2)).replace('numRecords', 'num\\/Records'))
