@@ -826,6 +826,71 @@ span_int(const ScanSpan *span, int64 *v)
 }
 
 /*
+ * scan_open: step over the opening byte at sc->p and any white space; true
+ * (and the closing byte close consumed too) when the container is empty.
+ * Allocates nothing.
+ */
+static inline bool
+scan_open(StatsScan *sc, char close)
+{
+	sc->p++;
+	scan_ws(sc);
+	if (sc->p < sc->end && *sc->p == close)
+	{
+		sc->p++;
+		return true;
+	}
+	return false;
+}
+
+/* what follows a member of a container: see scan_next */
+typedef enum ScanNext
+{
+	SCAN_NEXT_MORE,				/* ',' consumed: another member follows */
+	SCAN_NEXT_CLOSED,			/* the closing byte consumed */
+	SCAN_NEXT_BAD				/* anything else, or the end of the input */
+} ScanNext;
+
+/*
+ * scan_next: skip white space after a member of a container and consume
+ * the ',' or the closing byte close that must follow it.  Allocates
+ * nothing.
+ */
+static inline ScanNext
+scan_next(StatsScan *sc, char close)
+{
+	scan_ws(sc);
+	if (sc->p >= sc->end)
+		return SCAN_NEXT_BAD;
+	if (*sc->p == ',')
+	{
+		sc->p++;
+		return SCAN_NEXT_MORE;
+	}
+	if (*sc->p == close)
+	{
+		sc->p++;
+		return SCAN_NEXT_CLOSED;
+	}
+	return SCAN_NEXT_BAD;
+}
+
+/*
+ * scan_literal: the literal word (len bytes, e.g. "true") at sc->p into
+ * *span as type; false when it is not there.  Allocates nothing.
+ */
+static inline bool
+scan_literal(StatsScan *sc, const char *word, int len, DjType type,
+			 ScanSpan *span)
+{
+	if (sc->end - sc->p < len || memcmp(sc->p, word, len) != 0)
+		return false;
+	sc->p += len;
+	span->type = type;
+	return true;
+}
+
+/*
  * scan_object: an object at sc->p.  entries (non-NULL for the minValues /
  * maxValues / nullCount objects): the entry of each field, by physical
  * name, last one wins.  At depth 0 (the root) the five interesting keys
@@ -834,18 +899,14 @@ span_int(const ScanSpan *span, int64 *v)
 static bool
 scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 {
-	sc->p++;					/* { */
-	scan_ws(sc);
-	if (sc->p < sc->end && *sc->p == '}')
-	{
-		sc->p++;
+	if (scan_open(sc, '}'))
 		return true;
-	}
 	for (;;)
 	{
 		ScanSpan	key;
 		ScanSpan	val;
 		ScanSpan   *sub = NULL;
+		ScanNext	next;
 		int			k;
 
 		scan_ws(sc);
@@ -908,20 +969,9 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 					entries[k] = val;
 			}
 		}
-		scan_ws(sc);
-		if (sc->p >= sc->end)
-			return false;
-		if (*sc->p == ',')
-		{
-			sc->p++;
-			continue;
-		}
-		if (*sc->p == '}')
-		{
-			sc->p++;
-			return true;
-		}
-		return false;
+		next = scan_next(sc, '}');
+		if (next != SCAN_NEXT_MORE)
+			return next == SCAN_NEXT_CLOSED;
 	}
 }
 
@@ -946,55 +996,28 @@ scan_value(StatsScan *sc, int depth, ScanSpan *span, ScanSpan *entries)
 			return scan_object(sc, depth, entries);
 		case '[':
 			span->type = DJ_ARRAY;
-			sc->p++;
-			scan_ws(sc);
-			if (sc->p < sc->end && *sc->p == ']')
-			{
-				sc->p++;
+			if (scan_open(sc, ']'))
 				return true;
-			}
 			for (;;)
 			{
 				ScanSpan	item;
+				ScanNext	next;
 
 				if (!scan_value(sc, depth + 1, &item, NULL))
 					return false;
-				scan_ws(sc);
-				if (sc->p >= sc->end)
-					return false;
-				if (*sc->p == ',')
-				{
-					sc->p++;
-					continue;
-				}
-				if (*sc->p == ']')
-				{
-					sc->p++;
-					return true;
-				}
-				return false;
+				next = scan_next(sc, ']');
+				if (next != SCAN_NEXT_MORE)
+					return next == SCAN_NEXT_CLOSED;
 			}
 		case '"':
 		case '\\':
 			return scan_string(sc, span);
 		case 't':
-			if (sc->end - sc->p < 4 || memcmp(sc->p, "true", 4) != 0)
-				return false;
-			sc->p += 4;
-			span->type = DJ_TRUE;
-			return true;
+			return scan_literal(sc, "true", 4, DJ_TRUE, span);
 		case 'f':
-			if (sc->end - sc->p < 5 || memcmp(sc->p, "false", 5) != 0)
-				return false;
-			sc->p += 5;
-			span->type = DJ_FALSE;
-			return true;
+			return scan_literal(sc, "false", 5, DJ_FALSE, span);
 		case 'n':
-			if (sc->end - sc->p < 4 || memcmp(sc->p, "null", 4) != 0)
-				return false;
-			sc->p += 4;
-			span->type = DJ_NULL;
-			return true;
+			return scan_literal(sc, "null", 4, DJ_NULL, span);
 		default:
 			return scan_number(sc, span);
 	}
