@@ -379,6 +379,24 @@ skip_ws(const char *p, const char *end)
 	return p;
 }
 
+/*
+ * obj_sep: skip white space after a member of an object at *pp and the ','
+ * or '}' that must follow it, advancing *pp past it; *closed tells which.
+ * False (*pp unchanged) for anything else or the end of the input.
+ * Allocates nothing.
+ */
+static inline bool
+obj_sep(const char **pp, const char *end, bool *closed)
+{
+	const char *p = skip_ws(*pp, end);
+
+	if (p >= end || (*p != ',' && *p != '}'))
+		return false;
+	*closed = (*p == '}');
+	*pp = p + 1;
+	return true;
+}
+
 /* is c a hexadecimal digit */
 static inline bool
 is_hex(char c)
@@ -877,6 +895,7 @@ static bool
 skip_flat_strings(const char **pp, const char *end)
 {
 	const char *p = *pp;
+	bool		closed;
 
 	if (p >= end || *p != '{')
 		return false;
@@ -903,18 +922,13 @@ skip_flat_strings(const char **pp, const char *end)
 		if (p >= end || *p != '"' ||
 			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
 			return false;
-		p = skip_ws(p, end);
-		if (p < end && *p == ',')
+		if (!obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
 		{
-			p++;
-			continue;
-		}
-		if (p < end && *p == '}')
-		{
-			*pp = p + 1;
+			*pp = p;
 			return true;
 		}
-		return false;
 	}
 }
 
@@ -943,6 +957,7 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 	const char *pvv[16];
 	int			pvvl[16];
 	int			k;
+	bool		closed;
 
 	p = skip_ws(p, end);
 	if (end - p < 7 || memcmp(p, "{\"add\"", 6) != 0)
@@ -1013,18 +1028,10 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 					else
 						return false;
 					npv++;
-					p = skip_ws(p, end);
-					if (p < end && *p == ',')
-					{
-						p++;
-						continue;
-					}
-					if (p < end && *p == '}')
-					{
-						p++;
+					if (!obj_sep(&p, end, &closed))
+						return false;
+					if (closed)
 						break;
-					}
-					return false;
 				}
 		}
 		else if (KEY("size"))
@@ -1127,18 +1134,10 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 				return false;
 		}
 #undef KEY
-		p = skip_ws(p, end);
-		if (p < end && *p == ',')
-		{
-			p++;
-			continue;
-		}
-		if (p < end && *p == '}')
-		{
-			p++;
+		if (!obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
 			break;
-		}
-		return false;
 	}
 	p = skip_ws(p, end);
 	if (p >= end || *p != '}')
