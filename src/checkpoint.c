@@ -193,6 +193,21 @@ append_pq_timestamp(StringInfo buf, const PqValue *v)
 }
 
 /*
+ * Append an object member's name (as a JSON string) and ':' to buf, after
+ * a ',' unless *first, which is then cleared; the caller appends the value.
+ * Allocates only by growing buf.
+ */
+static void
+append_member_key(StringInfo buf, bool *first, const char *name)
+{
+	if (!*first)
+		appendStringInfoChar(buf, ',');
+	*first = false;
+	dc_json_append_string(buf, name);
+	appendStringInfoChar(buf, ':');
+}
+
+/*
  * Append the JSON rendering of a Parquet value.  Struct fields that are
  * null are left out; in an "add" struct stats_parsed and
  * partitionValues_parsed are left out (handled separately or not needed).
@@ -268,11 +283,7 @@ append_pq_value(StringInfo buf, const PqValue *v, bool is_add)
 				if (is_add && (strcmp(name, "stats_parsed") == 0 ||
 							   strcmp(name, "partitionValues_parsed") == 0))
 					continue;
-				if (!first)
-					appendStringInfoChar(buf, ',');
-				first = false;
-				dc_json_append_string(buf, name);
-				appendStringInfoChar(buf, ':');
+				append_member_key(buf, &first, name);
 				append_pq_value(buf, it, false);
 			}
 			appendStringInfoChar(buf, '}');
@@ -340,11 +351,7 @@ append_row(StringInfo buf, const PqValue *row, const PqValue *add,
 
 		if (it->kind == PQV_NULL)
 			continue;
-		if (!first)
-			appendStringInfoChar(buf, ',');
-		first = false;
-		dc_json_append_string(buf, it->node ? it->node->name : "");
-		appendStringInfoChar(buf, ':');
+		append_member_key(buf, &first, it->node ? it->node->name : "");
 		if (it != add)
 		{
 			append_pq_value(buf, it, false);
@@ -376,11 +383,7 @@ append_row(StringInfo buf, const PqValue *row, const PqValue *add,
 				*stats_out = f;
 				continue;
 			}
-			if (!first)
-				appendStringInfoChar(buf, ',');
-			first = false;
-			dc_json_append_string(buf, name);
-			appendStringInfoChar(buf, ':');
+			append_member_key(buf, &first, name);
 			append_pq_value(buf, f, false);
 		}
 		appendStringInfoChar(buf, '}');
