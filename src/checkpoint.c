@@ -68,8 +68,8 @@ ckpt_pq_error(const PqError *err)
 }
 
 /*
- * Append a Parquet string value as a JSON string, after checking it is
- * valid UTF-8 without NUL bytes (ERRCODE_DATA_CORRUPTED otherwise).
+ * Check that a Parquet string value is valid UTF-8 without NUL bytes
+ * (ERRCODE_DATA_CORRUPTED otherwise).  Allocates nothing.
  */
 static void
 check_pq_string(const PqValue *v)
@@ -81,6 +81,24 @@ check_pq_string(const PqValue *v)
 					   v->node ? v->node->name : "?"));
 }
 
+/*
+ * Check that a map key is a string (ERRCODE_DATA_CORRUPTED otherwise); its
+ * bytes are checked by the caller.  Allocates nothing.
+ */
+static void
+check_map_key(const PqValue *k)
+{
+	if (k->kind != PQV_STRING)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("checkpoint map key of type %s is not a string",
+					   pq_value_kind_name(k->kind)));
+}
+
+/*
+ * Append a Parquet string value as a JSON string, after checking it
+ * (check_pq_string).  Allocates only by growing buf.
+ */
 static void
 append_pq_string(StringInfo buf, const PqValue *v)
 {
@@ -128,11 +146,7 @@ check_pq_value(const PqValue *v)
 			{
 				const PqValue *k = &v->u.map.keys[i];
 
-				if (k->kind != PQV_STRING)
-					ereport(ERROR,
-							errcode(ERRCODE_DATA_CORRUPTED),
-							errmsg("checkpoint map key of type %s is not a string",
-								   pq_value_kind_name(k->kind)));
+				check_map_key(k);
 				check_pq_string(k);
 				check_pq_value(&v->u.map.values[i]);
 			}
@@ -304,11 +318,7 @@ append_pq_value(StringInfo buf, const PqValue *v, bool is_add)
 			{
 				const PqValue *k = &v->u.map.keys[i];
 
-				if (k->kind != PQV_STRING)
-					ereport(ERROR,
-							errcode(ERRCODE_DATA_CORRUPTED),
-							errmsg("checkpoint map key of type %s is not a string",
-								   pq_value_kind_name(k->kind)));
+				check_map_key(k);
 				if (i > 0)
 					appendStringInfoChar(buf, ',');
 				append_pq_string(buf, k);
