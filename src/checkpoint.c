@@ -43,6 +43,7 @@
 #include "actions.h"
 #include "checkpoint.h"
 #include "data_reader.h"
+#include "deltacc.h"
 #include "json_util.h"
 #include "parquet.h"
 #include "snapshot.h"
@@ -1053,59 +1054,56 @@ next_complete_checkpoint(DeltaLog *log, int *i, int64 max_version, int *n)
 	return -1;
 }
 
+/* the arguments and the result of one try_read_checkpoint attempt */
+typedef struct CheckpointAttempt
+{
+	DeltaLog   *log;
+	int			first;
+	int			n;
+	bool		keys_only;
+	DeltaCommit *result;
+} CheckpointAttempt;
+
+/* DcWorkFn for try_read_checkpoint: read_checkpoint into a->result */
+static void
+checkpoint_attempt_work(void *arg)
+{
+	CheckpointAttempt *a = (CheckpointAttempt *) arg;
+
+	a->result = read_checkpoint(a->log, a->first, a->n, a->keys_only);
+}
+
 /*
- * try_read_checkpoint: read_checkpoint in a subtransaction.  Returns the
- * state (allocated in a child of CurrentMemoryContext), or NULL with the
- * error's message and detail in *message / *detail (palloc'd) when reading
- * failed: the subtransaction is rolled back, releasing its files.  Query
- * cancel, shutdown and out-of-memory are re-thrown.
+ * try_read_checkpoint: read_checkpoint in a subtransaction (dc_try_subxact).
+ * Returns the state (allocated in a child of CurrentMemoryContext), or NULL
+ * with the error's message and detail in *message / *detail (palloc'd) when
+ * reading failed: the subtransaction is rolled back, releasing its files.
+ * Query cancel, shutdown and out-of-memory are re-thrown.
  */
 static DeltaCommit *
 try_read_checkpoint(DeltaLog *log, int first, int n, bool keys_only,
 					char **message, char **detail)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	MemoryContext cxt;
-	DeltaCommit *volatile result = NULL;
+	CheckpointAttempt a;
+	ErrorData  *edata;
 
-	cxt = AllocSetContextCreate(oldcxt, "deltacc checkpoint attempt",
+	cxt = AllocSetContextCreate(CurrentMemoryContext,
+								"deltacc checkpoint attempt",
 								ALLOCSET_DEFAULT_SIZES);
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		result = read_checkpoint(log, first, n, keys_only);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
-			edata->sqlerrcode == ERRCODE_CRASH_SHUTDOWN ||
-			edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY)
-		{
-			FreeErrorData(edata);
-			PG_RE_THROW();
-		}
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-		*message = pstrdup(edata->message);
-		*detail = edata->detail ? pstrdup(edata->detail) : NULL;
-		FreeErrorData(edata);
-		MemoryContextDelete(cxt);
-		result = NULL;
-	}
-	PG_END_TRY();
-	return result;
+	a.log = log;
+	a.first = first;
+	a.n = n;
+	a.keys_only = keys_only;
+	a.result = NULL;
+	edata = dc_try_subxact(checkpoint_attempt_work, &a, cxt, true);
+	if (edata == NULL)
+		return a.result;
+	*message = pstrdup(edata->message);
+	*detail = edata->detail ? pstrdup(edata->detail) : NULL;
+	FreeErrorData(edata);
+	MemoryContextDelete(cxt);
+	return NULL;
 }
 
 /*

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * deltacc.c
- *	  Module magic, _PG_init and the GUCs of deltacc.
+ *	  Module magic, _PG_init, the GUCs of deltacc and dc_try_subxact.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -12,8 +12,10 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "fmgr.h"
 #include "utils/guc.h"
+#include "utils/resowner.h"
 
 #include "checkpoint.h"
 #include "commit_cache.h"
@@ -42,4 +44,46 @@ _PG_init(void)
 	rowlevel_init();
 	checkpoint_init();
 	MarkGUCPrefixReserved("deltacc");
+}
+
+/* See deltacc.h. */
+ErrorData *
+dc_try_subxact(DcWorkFn fn, void *arg, MemoryContext work_cxt,
+			   bool rethrow_oom)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	ErrorData  *volatile result = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(work_cxt);
+	PG_TRY();
+	{
+		fn(arg);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+			edata->sqlerrcode == ERRCODE_CRASH_SHUTDOWN ||
+			(rethrow_oom && edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY))
+		{
+			FreeErrorData(edata);
+			PG_RE_THROW();
+		}
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		result = edata;
+	}
+	PG_END_TRY();
+	return result;
 }

@@ -38,6 +38,7 @@
 
 #include "data_reader.h"
 #include "deletion_vector.h"
+#include "deltacc.h"
 #include "json_util.h"
 #include "log_reader.h"
 #include "parquet.h"
@@ -165,7 +166,8 @@ rowlevel_init(void)
 }
 
 /*
- * rl_try: run fn(arg) inside an internal subtransaction, in a scratch
+ * rl_try: run fn(arg) inside an internal subtransaction (dc_try_subxact;
+ * out-of-memory is trapped like any other error), in a scratch
  * memory context that is deleted afterwards (fn reports through *arg,
  * never through memory it allocates).  Returns NULL when fn completed,
  * else the error message (palloc'd in the caller's context); the
@@ -178,9 +180,9 @@ static char *
 rl_try(RlWorkFn fn, void *arg)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	MemoryContext work_cxt;
-	char	   *volatile message = NULL;
+	ErrorData  *edata;
+	char	   *message = NULL;
 
 	work_cxt = AllocSetContextCreate(oldcxt, "deltacc row-level work",
 									 ALLOCSET_DEFAULT_SIZES);
@@ -193,32 +195,9 @@ rl_try(RlWorkFn fn, void *arg)
 		return NULL;
 	}
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(work_cxt);
-	PG_TRY();
+	edata = dc_try_subxact(fn, arg, work_cxt, false);
+	if (edata != NULL)
 	{
-		fn(arg);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
-			edata->sqlerrcode == ERRCODE_CRASH_SHUTDOWN)
-		{
-			FreeErrorData(edata);
-			PG_RE_THROW();
-		}
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
 		if (edata->detail)
 		{
 			size_t		dl = strlen(edata->detail);
@@ -232,7 +211,6 @@ rl_try(RlWorkFn fn, void *arg)
 			message = pstrdup(edata->message);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 	MemoryContextDelete(work_cxt);
 	return message;
 }
