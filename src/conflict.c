@@ -58,8 +58,9 @@ static void check_txns(const DeltaCommit *winner, LoserTxn *loser,
 					   const char *op, ConflictResult *result);
 static void check_append(const ConflictTable *table, LoserTxn *loser,
 						 const ConflictReadSet *reads, ConflictMode mode,
-						 const DeltaCommit *winner, const char *op,
-						 ConflictResult *result);
+						 const DeltaCommit *winner,
+						 const DeltaFileAction **adds, int nadd,
+						 const char *op, ConflictResult *result);
 static void check_delete_read(const ConflictTable *table, LoserTxn *loser,
 							  const ConflictReadSet *reads, ConflictMode mode,
 							  const DeltaCommit *winner, const char *op,
@@ -658,18 +659,18 @@ conflict_partition_hint(const ConflictTable *table,
  * an unpartitioned table makes every surviving candidate a conflict,
  * otherwise a candidate conflicts when it satisfies some read's partition
  * predicate.  Delta's own pick (first read in order, first file in the
- * winner's order) is ranked first.
+ * winner's order) is ranked first.  adds[0..nadd) are the winner's
+ * AddFiles in its order (collected once by conflict_check_winner).
  */
 static void
 check_append(const ConflictTable *table, LoserTxn *loser,
 			 const ConflictReadSet *reads, ConflictMode mode,
-			 const DeltaCommit *winner, const char *op,
-			 ConflictResult *result)
+			 const DeltaCommit *winner,
+			 const DeltaFileAction **adds, int nadd,
+			 const char *op, ConflictResult *result)
 {
-	int			nadd = 0;
 	int			i,
 				r;
-	const DeltaFileAction **adds;
 	bool		winner_blind;
 	char	   *not_candidate = NULL;
 	bool	   *survives;
@@ -680,17 +681,12 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 	bool	   *part_match = NULL;
 	char	  **part_reason = NULL;
 	int			first_row = result->n;
+	int		   *live;
+	int			nlive;
+	int			j;
 
-	for (i = 0; i < winner->n_files; i++)
-		if (winner->files[i].kind == DELTA_FILE_ADD)
-			nadd++;
 	if (nadd == 0)
 		return;
-	adds = palloc(sizeof(DeltaFileAction *) * nadd);
-	nadd = 0;
-	for (i = 0; i < winner->n_files; i++)
-		if (winner->files[i].kind == DELTA_FILE_ADD)
-			adds[nadd++] = &winner->files[i];
 
 	winner_blind = winner->commit_info != NULL &&
 		winner->commit_info->is_blind_append == 1;
@@ -761,9 +757,10 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			reads->stats_filter(reads->ctx, nadd, adds, survives);
 		for (i = 0; i < nadd; i++)
 		{
-			CHECK_FOR_INTERRUPTS();
 			if (reads->stats_filter && !survives[i])
-				continue;		/* ruled out by every read */
+				continue;		/* ruled out by every read (the filter has
+								 * checked for interrupts) */
+			CHECK_FOR_INTERRUPTS();
 			survives[i] = false;
 			for (r = 0; r < reads->n_reads; r++)
 			{
@@ -861,13 +858,25 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 			}
 	}
 
+	/*
+	 * The files to report, in the winner's order: every candidate, or only
+	 * the survivors when only conflicts are reported.
+	 */
+	live = palloc(sizeof(int) * nadd);
+	nlive = 0;
 	for (i = 0; i < nadd; i++)
+		if (survives[i] || !result->conflicts_only)
+			live[nlive++] = i;
+
+	for (j = 0; j < nlive; j++)
 	{
 		char	   *hint;
-		int			rank = (i == pick) ? 0 : 1;
+		int			rank;
 		char	   *prefix;
 
 		CHECK_FOR_INTERRUPTS();
+		i = live[j];
+		rank = (i == pick) ? 0 : 1;
 		if (!survives[i] && result->conflicts_only)
 			continue;			/* nothing to report */
 		hint = conflict_partition_hint(table, &adds[i]->pv);
@@ -1025,7 +1034,7 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 /*
  * check_delete_delete: reference §2.8.  A winner RemoveFile whose
  * normalised path the loser also removes; hint from the loser's
- * RemoveFile.
+ * RemoveFile.  Called only for a winner with at least one RemoveFile.
  */
 static void
 check_delete_delete(const ConflictTable *table, LoserTxn *loser,
@@ -1041,12 +1050,6 @@ check_delete_delete(const ConflictTable *table, LoserTxn *loser,
 	bool		picked = false;
 	int			first_row = result->n;
 	const DeltaCommit *lc = loser->commit;
-
-	for (i = 0; i < winner->n_files; i++)
-		if (winner->files[i].kind == DELTA_FILE_REMOVE)
-			break;
-	if (i == winner->n_files)
-		return;
 
 	/* the loser's removes, normalised and sorted, with their index */
 	pairs = palloc(sizeof(PathIndex) * Max(lc->n_files, 1));
@@ -1179,6 +1182,9 @@ sort_check_rows(ConflictResult *result, int from)
 
 /*
  * conflict_check_winner: run every check of reference §2.4 for one winner.
+ * The winner's files are walked once here: its AddFiles are collected for
+ * check_append, and the two RemoveFile checks run only when it removes
+ * something (without a RemoveFile they decide nothing).
  */
 void
 conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
@@ -1189,14 +1195,35 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 					  ConflictResult *result)
 {
 	const char *op = winner_operation(winner);
+	const DeltaFileAction **adds;
+	int			nadd = 0;
+	bool		removes = false;
+	int			i;
+
+	adds = palloc(sizeof(DeltaFileAction *) * Max(winner->n_files, 1));
+	for (i = 0; i < winner->n_files; i++)
+	{
+		const DeltaFileAction *f = &winner->files[i];
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (f->kind == DELTA_FILE_ADD)
+			adds[nadd++] = f;
+		else if (f->kind == DELTA_FILE_REMOVE)
+			removes = true;
+	}
 
 	check_protocol(winner, loser, cur_protocol, op, result);
 	check_metadata(winner, loser, cur_metadata, *cur_protocol, op, result);
 	check_domains(winner, loser, op, result);
 	check_txns(winner, loser, op, result);
-	check_append(table, loser, reads, mode, winner, op, result);
-	check_delete_read(table, loser, reads, mode, winner, op, result);
-	check_delete_delete(table, loser, winner, op, result);
+	check_append(table, loser, reads, mode, winner, adds, nadd, op, result);
+	if (removes)
+	{
+		check_delete_read(table, loser, reads, mode, winner, op, result);
+		check_delete_delete(table, loser, winner, op, result);
+	}
+	pfree(adds);
 }
 
 /*

@@ -165,25 +165,33 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 /*
  * rb_stats_filter: the stats tier for n files at once (no reasons): from
  * the remembered answers where all reads have one, else rb_stats_match.
+ * The reads' answer arrays are copied to a local array first (up to
+ * RB_FILTER_MAX_READS reads; more reads take rb_stats_match, which finds
+ * the same remembered answers), so the loop reloads nothing per file.
  */
+#define RB_FILTER_MAX_READS 16
+
 static void
 rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
 {
 	ReadBinding *rb = ctx;
 	const int	nreads = rb->reads_n;
-	uint8	  **memo = rb->memo;
+	const uint8 *memo[RB_FILTER_MAX_READS];
 	const DeltaFileAction *first = NULL;
 	const DeltaFileAction *last = NULL;
 	int			i,
 				r;
 
-	if (rb->hdr != NULL)
+	if (rb->hdr != NULL && nreads <= RB_FILTER_MAX_READS)
 	{
 		first = rb->winner->files;
 		last = first + rb->winner->n_files;
 		for (r = 0; r < nreads; r++)
+		{
+			memo[r] = rb->memo[r];
 			if (memo[r] == NULL)
 				first = last = NULL;	/* some read remembers nothing */
+		}
 	}
 	for (i = 0; i < n; i++)
 	{
@@ -195,7 +203,7 @@ rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
 			CHECK_FOR_INTERRUPTS();
 		if (f >= first && f < last)
 		{
-			int			idx = (int) (f - first);
+			size_t		idx = (size_t) (f - first);
 
 			known = true;
 			for (r = 0; r < nreads; r++)

@@ -21,21 +21,82 @@
 
 #include "miscadmin.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 
 #include "actions.h"
 #include "json_util.h"
 #include "loser.h"
 
 static bool operation_changes_data(const char *op);
+static DeltaCommit *decode_actions(Jsonb *actions, int *n_unknown);
 
 /*
- * loser_decode_actions: see loser.h.  The jsonb is rendered to text and
- * parsed exactly with djson, then decoded by the log reader's action
- * decoder, so the loser's actions mean exactly what they would mean in a
- * commit file.
+ * The last loser decoded in this session, remembered for a check repeated
+ * with the same actions: keyed by the FULL bytes of the jsonb argument
+ * (equal bytes, equal value, equal decoding: the decoder reads nothing
+ * else), compared with memcmp.  Everything (the key, the text, the parse
+ * tree, the decoded commit) lives in loser_memo_cxt, which is reset
+ * whenever the key changes; the key is set only once a decoding has
+ * succeeded, so an ERROR leaves nothing remembered.  Arguments above
+ * LOSER_MEMO_MAX_BYTES are decoded as before and not remembered.
+ */
+#define LOSER_MEMO_MAX_BYTES (1024 * 1024)
+
+static MemoryContext loser_memo_cxt = NULL;
+static char *loser_memo_key = NULL;
+static Size loser_memo_keylen = 0;
+static DeltaCommit *loser_memo_commit = NULL;
+static int	loser_memo_unknown = 0;
+
+/*
+ * loser_decode_actions: see loser.h.  The decoded commit is shared with
+ * later calls that pass the same bytes: callers treat it as read-only and
+ * must not keep it past their own call (the next call with other actions
+ * frees it).
  */
 DeltaCommit *
 loser_decode_actions(Jsonb *actions, int *n_unknown)
+{
+	Size		len = VARSIZE(actions);
+	MemoryContext old;
+	DeltaCommit *c;
+	int			unknown;
+
+	if (len > LOSER_MEMO_MAX_BYTES)
+		return decode_actions(actions, n_unknown);
+	if (loser_memo_key != NULL && loser_memo_keylen == len &&
+		memcmp(loser_memo_key, actions, len) == 0)
+	{
+		*n_unknown = loser_memo_unknown;
+		return loser_memo_commit;
+	}
+	if (loser_memo_cxt == NULL)
+		loser_memo_cxt = AllocSetContextCreate(TopMemoryContext,
+											   "deltacc loser actions",
+											   ALLOCSET_DEFAULT_SIZES);
+	loser_memo_key = NULL;
+	loser_memo_commit = NULL;
+	MemoryContextReset(loser_memo_cxt);
+	old = MemoryContextSwitchTo(loser_memo_cxt);
+	c = decode_actions(actions, &unknown);
+	MemoryContextSwitchTo(old);
+	loser_memo_key = MemoryContextAlloc(loser_memo_cxt, len);
+	memcpy(loser_memo_key, actions, len);
+	loser_memo_keylen = len;
+	loser_memo_commit = c;
+	loser_memo_unknown = unknown;
+	*n_unknown = unknown;
+	return c;
+}
+
+/*
+ * decode_actions: the decoding itself, in CurrentMemoryContext.  The jsonb
+ * is rendered to text and parsed exactly with djson, then decoded by the
+ * log reader's action decoder, so the loser's actions mean exactly what
+ * they would mean in a commit file.
+ */
+static DeltaCommit *
+decode_actions(Jsonb *actions, int *n_unknown)
 {
 	char	   *text;
 	DjValue		root;
