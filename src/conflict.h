@@ -142,7 +142,8 @@ typedef struct ConflictTable
  */
 typedef struct LoserTxn
 {
-	DeltaCommit *commit;		/* its proposed actions, decoded */
+	const DeltaCommit *commit;	/* its proposed actions, decoded (read-only:
+									 * loser_decode_actions owns it) */
 	char	   *operation;		/* commitInfo.operation or NULL */
 	bool		is_blind_append;
 	DeltaIsolationLevel table_level;	/* before the downgrade */

@@ -564,8 +564,10 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		loser.commit = loser_decode_actions(actions_jb, &n_unknown);
 	else
 	{
-		loser.commit = palloc0(sizeof(DeltaCommit));
-		loser.commit->version = -1;
+		DeltaCommit *empty = palloc0(sizeof(DeltaCommit));
+
+		empty->version = -1;
+		loser.commit = empty;
 	}
 	loser.read_whole_table = PG_ARGISNULL(5) ? false : PG_GETARG_BOOL(5);
 	loser.n_read_app_ids = napp;

@@ -54,7 +54,7 @@ static int	loser_memo_unknown = 0;
  * must not keep it past their own call (the next call with other actions
  * frees it).
  */
-DeltaCommit *
+const DeltaCommit *
 loser_decode_actions(Jsonb *actions, int *n_unknown)
 {
 	Size		len = VARSIZE(actions);

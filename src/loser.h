@@ -24,10 +24,15 @@
  * number of actions of a kind the checker does not know (they block the
  * isolation downgrade).  Bad input (not an array, an element that is not a
  * one-action object, a file action without a path, a field of the wrong
- * type) is an ERROR with ERRCODE_INVALID_PARAMETER_VALUE.  Allocates in
- * the current memory context.
+ * type) is an ERROR with ERRCODE_INVALID_PARAMETER_VALUE.  The returned
+ * commit is owned by this module, not the caller: it lives in a session
+ * context that remembers the last decoding (keyed by the argument's full
+ * bytes), so a repeated check does not decode again.  Callers treat it as
+ * read-only and must not keep it past their own call (the next call with
+ * other actions frees it).  Arguments over 1 MB are decoded into the
+ * current memory context instead.
  */
-extern DeltaCommit *loser_decode_actions(Jsonb *actions, int *n_unknown);
+extern const DeltaCommit *loser_decode_actions(Jsonb *actions, int *n_unknown);
 
 /*
  * Fill the derived fields of *loser (reference §2.2, §2.3): blind append,
