@@ -161,12 +161,6 @@ deltacc_history(PG_FUNCTION_ARGS)
 Datum
 deltacc_snapshot_files(PG_FUNCTION_ARGS)
 {
-#define SNAPSHOT_COLS 9
-	static const int src_col[SNAPSHOT_COLS] = {
-		DF_PATH, DF_PARTITION_VALUES, DF_SIZE, DF_MODIFICATION_TIME,
-		DF_NUM_RECORDS, DF_STATS, DF_DELETION_VECTOR, DF_BASE_ROW_ID,
-		DF_DEFAULT_ROW_COMMIT_VERSION
-	};
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	DeltaLog   *log;
 	DeltaSnapshot *snap;
@@ -188,31 +182,15 @@ deltacc_snapshot_files(PG_FUNCTION_ARGS)
 									ALLOCSET_DEFAULT_SIZES);
 	for (i = 0; i < snap->n_files; i++)
 	{
-		Datum		all[DF_NCOLS];
-		bool		allnulls[DF_NCOLS];
-		Datum		values[SNAPSHOT_COLS];
-		bool		nulls[SNAPSHOT_COLS];
-		int			k;
-		DeltaFileAction fa;
-
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(row_cxt);
-		fa = *DeltaSnapshotGetFileExt(snap, i, true);
-		fa.tags_json = NULL;	/* not a column of snapshot_files */
-		DeltaFileRowValues(&fa, all, allnulls);
-		for (k = 0; k < SNAPSHOT_COLS; k++)
-		{
-			values[k] = all[src_col[k]];
-			nulls[k] = allnulls[src_col[k]];
-		}
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		DeltaPutSnapshotFileRow(rsinfo, DeltaSnapshotGetFileExt(snap, i, true));
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(row_cxt);
 	}
 	MemoryContextDelete(row_cxt);
 	DeltaSnapshotFree(snap);
 	PG_RETURN_VOID();
-#undef SNAPSHOT_COLS
 }
 
 /*

@@ -221,12 +221,6 @@ deltacc_file_may_match(PG_FUNCTION_ARGS)
 Datum
 deltacc_files_for_scan(PG_FUNCTION_ARGS)
 {
-#define SCAN_COLS 9
-	static const int src_col[SCAN_COLS] = {
-		DF_PATH, DF_PARTITION_VALUES, DF_SIZE, DF_MODIFICATION_TIME,
-		DF_NUM_RECORDS, DF_STATS, DF_DELETION_VECTOR, DF_BASE_ROW_ID,
-		DF_DEFAULT_ROW_COMMIT_VERSION
-	};
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	DeltaLog   *log;
 	DeltaSnapshot *snap;
@@ -285,22 +279,7 @@ deltacc_files_for_scan(PG_FUNCTION_ARGS)
 			scanned = delta_read_stats_may_match(rs, r, fs, false, NULL);
 		}
 		if (scanned)
-		{
-			Datum		all[DF_NCOLS];
-			bool		allnulls[DF_NCOLS];
-			Datum		values[SCAN_COLS];
-			bool		nulls[SCAN_COLS];
-			int			k;
-
-			DeltaFileRowValues(fa, all, allnulls);
-			for (k = 0; k < SCAN_COLS; k++)
-			{
-				values[k] = all[src_col[k]];
-				nulls[k] = allnulls[src_col[k]];
-			}
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-								 values, nulls);
-		}
+			DeltaPutSnapshotFileRow(rsinfo, fa);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(row_cxt);
 	}
@@ -308,5 +287,4 @@ deltacc_files_for_scan(PG_FUNCTION_ARGS)
 	delta_readset_free(rs);
 	DeltaSnapshotFree(snap);
 	PG_RETURN_VOID();
-#undef SCAN_COLS
 }

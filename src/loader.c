@@ -38,6 +38,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "actions.h"
 #include "json_util.h"
@@ -247,6 +248,36 @@ static void
 stats_fields_peek(void *arg, const DjValue *v)
 {
 	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
+}
+
+/*
+ * DeltaPutSnapshotFileRow: see loader.h.
+ */
+void
+DeltaPutSnapshotFileRow(ReturnSetInfo *rsinfo, const DeltaFileAction *fa)
+{
+#define SNAPSHOT_COLS 9
+	static const int src_col[SNAPSHOT_COLS] = {
+		DF_PATH, DF_PARTITION_VALUES, DF_SIZE, DF_MODIFICATION_TIME,
+		DF_NUM_RECORDS, DF_STATS, DF_DELETION_VECTOR, DF_BASE_ROW_ID,
+		DF_DEFAULT_ROW_COMMIT_VERSION
+	};
+	DeltaFileAction copy = *fa;
+	Datum		all[DF_NCOLS];
+	bool		allnulls[DF_NCOLS];
+	Datum		values[SNAPSHOT_COLS];
+	bool		nulls[SNAPSHOT_COLS];
+	int			k;
+
+	copy.tags_json = NULL;		/* not a column: do not build it */
+	DeltaFileRowValues(&copy, all, allnulls);
+	for (k = 0; k < SNAPSHOT_COLS; k++)
+	{
+		values[k] = all[src_col[k]];
+		nulls[k] = allnulls[src_col[k]];
+	}
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+#undef SNAPSHOT_COLS
 }
 
 /*

@@ -14,6 +14,8 @@
 #ifndef DELTACC_LOADER_H
 #define DELTACC_LOADER_H
 
+#include "nodes/execnodes.h"
+
 #include "delta_actions.h"
 #include "log_reader.h"
 
@@ -57,6 +59,16 @@ extern int64 DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
  */
 extern void DeltaFileRowValues(const DeltaFileAction *fa, Datum *values,
 							   bool *nulls);
+
+/*
+ * Append one row of the snapshot_files column set (path, partition_values,
+ * size, modification_time, num_records, stats, deletion_vector,
+ * base_row_id, default_row_commit_version) for fa to rsinfo's tuplestore.
+ * Used by snapshot_files and files_for_scan; tags are not built (not a
+ * column).  Allocates in CurrentMemoryContext (callers reset it per row).
+ */
+extern void DeltaPutSnapshotFileRow(ReturnSetInfo *rsinfo,
+									const DeltaFileAction *fa);
 
 /* Milliseconds since the Unix epoch -> timestamptz; *isnull when out of range. */
 extern Datum DeltaMsToTimestampTz(int64 ms, bool *isnull);
