@@ -160,36 +160,6 @@ DeltaDVLocate(const DeltaLog *log, const DeltaDV *dv, DeltaDVLocation *loc)
 }
 
 /*
- * Read exactly 'len' bytes at 'pos' of fd, or fewer when the file ends
- * (the count read is returned).  Read errors raise.
- */
-static Size
-read_at(int fd, char *buf, Size len, off_t pos, const char *display)
-{
-	Size		done = 0;
-
-	while (done < len)
-	{
-		ssize_t		n;
-
-		CHECK_FOR_INTERRUPTS();
-		n = pg_pread(fd, buf + done, len - done, pos + (off_t) done);
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not read deletion vector file \"%s\": %m", display));
-		}
-		if (n == 0)
-			break;
-		done += (Size) n;
-	}
-	return done;
-}
-
-/*
  * Read the version byte and the frame (size word, bitmap, checksum) of a
  * stored DV, check them, and return the bitmap bytes (palloc'd) in *data.
  */
@@ -215,12 +185,14 @@ read_stored_bitmap(const DeltaDVLocation *loc, const DeltaDV *dv,
 						  frame_len, loc->offset, (long long) st.st_size));
 
 	version = 0;
-	got = read_at(fd, (char *) &version, 1, 0, loc->display_path);
+	got = DeltaReadAtMost(fd, (char *) &version, 1, 0, "deletion vector file",
+						  loc->display_path);
 	if (!dv_check_version(&version, got, &err))
 		dv_report(&err);
 
 	frame = palloc_extended(frame_len, MCXT_ALLOC_HUGE);
-	got = read_at(fd, frame, frame_len, (off_t) loc->offset, loc->display_path);
+	got = DeltaReadAtMost(fd, frame, frame_len, (off_t) loc->offset,
+						  "deletion vector file", loc->display_path);
 	CloseTransientFile(fd);
 	if (!dv_unframe((const uint8_t *) frame, got, dv->size_in_bytes, data, &err))
 	{

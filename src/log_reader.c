@@ -634,32 +634,33 @@ DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
 }
 
 /*
- * Read exactly len bytes at offset from fd into buf; a short read (the file
- * changed under us) is ERRCODE_DATA_CORRUPTED.
+ * See log_reader.h.
  */
-void
-DeltaLogReadAt(int fd, char *buf, Size len, off_t offset, const char *rel_path)
+Size
+DeltaReadAtMost(int fd, char *buf, Size len, off_t offset, const char *what,
+				const char *display_name)
 {
 	Size		done = 0;
 
 	while (done < len)
 	{
-		ssize_t		n = pg_pread(fd, buf + done, len - done, offset + done);
+		ssize_t		n;
 
+		CHECK_FOR_INTERRUPTS();
+		n = pg_pread(fd, buf + done, len - done, offset + (off_t) done);
 		if (n < 0)
 		{
 			if (errno == EINTR)
 				continue;
 			ereport(ERROR,
 					errcode_for_file_access(),
-					errmsg("could not read Delta log file \"%s\": %m", rel_path));
+					errmsg("could not read %s \"%s\": %m", what, display_name));
 		}
 		if (n == 0)
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("Delta log file \"%s\" changed while it was being read", rel_path));
+			break;				/* end of file */
 		done += (Size) n;
 	}
+	return done;
 }
 
 /*

@@ -185,14 +185,21 @@ extern void DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
 
 /*
  * Random access to log lines (lazy snapshots): open a table file with
- * OpenTransientFile (ERROR if impossible), read len bytes at offset (ERROR
- * on a short read), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,
- * DjValue in CurrentMemoryContext).
+ * OpenTransientFile (ERROR if impossible), parse one line
+ * (ERRCODE_DATA_CORRUPTED on bad JSON, DjValue in CurrentMemoryContext).
  */
 extern int	DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
-extern void DeltaLogReadAt(int fd, char *buf, Size len, off_t offset,
-						   const char *rel_path);
 extern DjValue DeltaLogParseLine(const char *line, Size len);
+
+/*
+ * Read up to len bytes at offset of fd into the caller's buf, stopping
+ * early only at end of file; returns the count read (the caller decides
+ * whether a short read is an error).  Honours cancel; a read error is an
+ * ERROR naming "<what> \"<display_name>\"".  The one pread loop of the log
+ * reader's lazy re-reads and the deletion vector reader.
+ */
+extern Size DeltaReadAtMost(int fd, char *buf, Size len, off_t offset,
+							const char *what, const char *display_name);
 
 /* Same, with the tree in an arena (reset first; see json_util.h). */
 extern DjValue DeltaLogParseLineArena(DcArena *arena, const char *line,

@@ -655,7 +655,7 @@ static const char *
 lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char *name)
 {
 	Size		want;
-	Size		got = 0;
+	Size		got;
 	bool		sequential;
 
 	sequential = lz->win_len > 0 && k->offset >= lz->last_end &&
@@ -678,23 +678,8 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char *name)
 		lz->win_cap = want;
 	}
 	lz->win_len = 0;
-	while (got < want)
-	{
-		ssize_t		n = pg_pread(lz->fd, lz->window + got, want - got,
-								 (off_t) (k->offset + got));
-
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not read Delta log file \"%s\": %m", name));
-		}
-		if (n == 0)
-			break;				/* end of file */
-		got += (Size) n;
-	}
+	got = DeltaReadAtMost(lz->fd, lz->window, want, (off_t) k->offset,
+						  "Delta log file", name);
 	if (got < (Size) k->len)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
