@@ -213,7 +213,7 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 	struct stat st;
 	char	   *buf;
 	Size		size;
-	Size		done = 0;
+	Size		done;
 
 	if (max_bytes == 0)
 		max_bytes = (Size) deltacc_max_log_file_bytes;
@@ -227,24 +227,8 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 						  (long long) st.st_size, max_bytes));
 	size = (Size) st.st_size;
 	buf = MemoryContextAllocHuge(CurrentMemoryContext, size + 1);
-	while (done < size)
-	{
-		ssize_t		n;
-
-		CHECK_FOR_INTERRUPTS();
-		n = read(fd, buf + done, Min(size - done, (Size) (64 * 1024 * 1024)));
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not read Delta log file \"%s\": %m", display_name));
-		}
-		if (n == 0)
-			break;				/* file shrank: use what is there */
-		done += (Size) n;
-	}
+	/* a file that shrank meanwhile: use what is there */
+	done = DeltaReadAtMost(fd, buf, size, 0, "Delta log file", display_name);
 	buf[done] = '\0';
 	if (CloseTransientFile(fd) != 0)
 		ereport(ERROR,
