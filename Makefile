@@ -12,6 +12,7 @@ PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
 FORMAT_OBJS = \
 	src/format/fmt_arena.o \
 	src/format/djson.o \
+	src/format/jshape.o \
 	src/format/z85.o \
 	src/format/roaring.o \
 	src/format/dvfile.o \
