@@ -12,6 +12,7 @@
  */
 #include "jshape.h"
 
+#include <stdint.h>
 #include <string.h>
 
 struct JsPiece
@@ -57,6 +58,77 @@ js_plain_run(const char *p, const char *end)
 	while (q < e && js_plain_tab[*q])
 		q++;
 	return (const char *) q;
+}
+
+/*
+ * Short copies and compares, inline: the pieces of a shape are a few bytes
+ * to a few dozen, where a call to memcpy / memcmp costs more than the
+ * work.  Words are read and written with memcpy of a constant size (one
+ * instruction each) and never outside [p, p + n): a tail shorter than a
+ * word is handled by a word that overlaps the previous one.
+ */
+static inline uint64_t
+js_load8(const char *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t
+js_load4(const char *p)
+{
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* a[0 .. n) == b[0 .. n) */
+static inline bool
+js_same(const char *a, const char *b, size_t n)
+{
+	size_t		i;
+
+	if (n >= 8)
+	{
+		for (i = 0; i + 8 <= n; i += 8)
+			if (js_load8(a + i) != js_load8(b + i))
+				return false;
+		return i == n || js_load8(a + n - 8) == js_load8(b + n - 8);
+	}
+	if (n >= 4)
+		return js_load4(a) == js_load4(b) &&
+			js_load4(a + n - 4) == js_load4(b + n - 4);
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* dst[0 .. n) = src[0 .. n) (not overlapping) */
+static inline void
+js_copy(char *dst, const char *src, size_t n)
+{
+	size_t		i;
+
+	if (n >= 8)
+	{
+		for (i = 0; i + 8 <= n; i += 8)
+			memcpy(dst + i, src + i, 8);
+		if (i < n)
+			memcpy(dst + n - 8, src + n - 8, 8);
+		return;
+	}
+	if (n >= 4)
+	{
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = src[i];
 }
 
 /* a quote at p (JS_ESCAPED: backslash + '"'), p < end */
@@ -343,12 +415,12 @@ js_match(const JsShape *shape, const char *p, const char *end,
 		JsSlotKind	kind;
 
 		if ((size_t) (end - pos) < pc->lit_len ||
-			memcmp(pos, shape->model + pc->lit_off, pc->lit_len) != 0)
+			!js_same(pos, shape->model + pc->lit_off, pc->lit_len))
 			return false;
 		pos += pc->lit_len;
 		if (o != NULL)
 		{
-			memcpy(o, shape->umodel + pc->ulit_off, pc->ulit_len);
+			js_copy(o, shape->umodel + pc->ulit_off, pc->ulit_len);
 			o += pc->ulit_len;
 		}
 		if (i == shape->nslots)
@@ -374,7 +446,7 @@ js_match(const JsShape *shape, const char *p, const char *end,
 		slots[i].kind = kind;
 		if (o != NULL)
 		{
-			memcpy(o, pos, e - pos);
+			js_copy(o, pos, e - pos);
 			o += e - pos;
 		}
 		pos = e;
