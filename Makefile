@@ -44,7 +44,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback
-REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache stats_fastpath stats_shapes
+REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
