@@ -283,12 +283,13 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
  * 4-byte aligned with the padding counted in their entry.  In assert-
  * enabled builds every result is compared with JsonbValueToJsonb's.
  */
-static int
+static inline int
 jbw_reserve(StringInfo buf, int len)
 {
 	int			off;
 
-	enlargeStringInfo(buf, len);
+	if (unlikely(buf->maxlen - buf->len <= len))
+		enlargeStringInfo(buf, len);
 	off = buf->len;
 	buf->len += len;
 	buf->data[buf->len] = '\0';
@@ -299,7 +300,7 @@ jbw_reserve(StringInfo buf, int len)
  * Append len bytes (reserve first: the buffer may move, so never compute
  * buf->data + jbw_reserve(...) in one expression).
  */
-static void
+static inline void
 jbw_append(StringInfo buf, const void *data, int len)
 {
 	int			off = jbw_reserve(buf, len);
@@ -308,7 +309,7 @@ jbw_append(StringInfo buf, const void *data, int len)
 }
 
 /* Pad buf to a multiple of 4 bytes with zeros; returns the padding. */
-static int
+static inline int
 jbw_pad(StringInfo buf)
 {
 	int			pad = INTALIGN(buf->len) - buf->len;
@@ -475,6 +476,7 @@ jbw_array(StringInfo buf, const DjValue *items, uint32 n, bool raw_scalar,
 	int			totallen = 0;
 	uint32		i;
 
+	check_stack_depth();
 	if (n > DC_JSONB_MAX_ELEMS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -507,6 +509,7 @@ static bool
 jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 {
 	int			base = buf->len;
+	const DjMember *local[32];
 	const DjMember **m;
 	uint32		n = v->len;
 	uint32		npairs;
@@ -517,12 +520,13 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 	uint32		k;
 
 	CHECK_FOR_INTERRUPTS();
+	check_stack_depth();
 	if (n > DC_JSONB_MAX_PAIRS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("number of jsonb object pairs exceeds the maximum allowed (%zu)",
 					   DC_JSONB_MAX_PAIRS));
-	m = palloc(sizeof(DjMember *) * Max(n, 1));
+	m = n <= lengthof(local) ? local : palloc(sizeof(DjMember *) * n);
 	for (i = 0; i < n; i++)
 	{
 		if (v->u.members[i].keylen > DC_JSONB_MAX_STRING)
@@ -584,7 +588,8 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 		memcpy(buf->data + entries + (i + npairs) * sizeof(JEntry), &meta,
 			   sizeof(JEntry));
 	}
-	pfree(m);
+	if (m != local)
+		pfree(m);
 	totallen = buf->len - base;
 	jbw_check_size(totallen, "object");
 	*header = JENTRY_ISCONTAINER | totallen;
@@ -597,7 +602,7 @@ jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 {
 	JsonbValue	jv;
 
-	check_stack_depth();
+	/* check_stack_depth() in the container writers */
 	if (v->type == DJ_ARRAY)
 		return jbw_array(buf, v->u.items, v->len, false, header, strict);
 	if (v->type == DJ_OBJECT)
@@ -967,20 +972,22 @@ dc_arena_allocator(DcArena *a)
 	return alloc;
 }
 
+static bool dc_json_parse_fast(DcArena *arena, const char *text, size_t len,
+							   DjValue *out, DjError *err);
+
 /*
- * Reset the arena and parse buf[0..len) into it, or raise an ERROR as
- * dc_json_parse does.
+ * Reset the arena and parse buf[0..len) into it (the fast parser below when
+ * it can, else dj_parse), or raise an ERROR as dc_json_parse does.
  */
 DjValue
 dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
 					int errcode_val)
 {
-	FmtAllocator alloc = dc_arena_allocator(a);
 	DjValue		v;
 	DjError		err;
 
 	dc_arena_reset(a);
-	if (!dj_parse(buf, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
+	if (!dc_json_parse_fast(a, buf, len, &v, &err))
 		dc_json_report_error(&err, what, errcode_val);
 	return v;
 }
@@ -1082,19 +1089,38 @@ fj_string(FjParser *ps, const char **str, uint32 *len)
 		n = 0;
 		while (r < q)
 		{
-			const unsigned char *bs = memchr(r, '\\', q - r);
-			size_t		plain = (bs ? bs : q) - r;
+			/*
+			 * Eight bytes before the closing quote are copied at once; n
+			 * never exceeds the bytes consumed, so buf has room for them.
+			 */
+			if (q - r >= 8)
+			{
+				uint64_t	x = dj_load8(r);
+				uint64_t	m = dj_has_byte(x, '\\');
+				int			k;
 
-			memcpy(buf + n, r, plain);
-			n += plain;
-			if (bs == NULL)
-				break;
-			switch (bs[1])
+				memcpy(buf + n, &x, 8);
+				if (m == 0)
+				{
+					n += 8;
+					r += 8;
+					continue;
+				}
+				k = dj_first_flagged(m);
+				n += k;
+				r += k;
+			}
+			if (*r != '\\')
+			{
+				buf[n++] = *r++;
+				continue;
+			}
+			switch (r[1])
 			{
 				case '"':
 				case '\\':
 				case '/':
-					buf[n++] = bs[1];
+					buf[n++] = r[1];
 					break;
 				case 'b':
 					buf[n++] = '\b';
@@ -1114,7 +1140,7 @@ fj_string(FjParser *ps, const char **str, uint32 *len)
 				default:
 					return false;	/* \u escapes and invalid ones */
 			}
-			r = bs + 2;
+			r += 2;
 		}
 	}
 	buf[n] = '\0';
