@@ -36,6 +36,7 @@
 
 #include "actions.h"
 #include "commit_cache.h"
+#include "fastline.h"
 #include "stats.h"
 
 int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
@@ -364,232 +365,11 @@ entry_ref(CommitCacheScope *scope, CommitCacheEntry *e)
  * line is a JSON object whose only key is that action, and the whole line
  * is valid JSON of a conservative subset (printable ASCII, the standard
  * escapes, \u escapes other than \u0000 and surrogates, numbers in JSON
- * syntax, nesting at most SKIP_MAX_DEPTH); any other line is parsed and
- * decoded as usual.  (A skipped file action's fields are not checked.)
+ * syntax, nesting at most FL_MAX_DEPTH: src/fastline.c); any other line
+ * is parsed and decoded as usual.  (A skipped file action's fields are not
+ * checked.)
  * ---------------------------------------------------------------------
  */
-#define SKIP_MAX_DEPTH 32
-
-/* skip JSON white space */
-static inline const char *
-skip_ws(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/*
- * obj_sep: skip white space after a member of an object at *pp and the ','
- * or '}' that must follow it, advancing *pp past it; *closed tells which.
- * False (*pp unchanged) for anything else or the end of the input.
- * Allocates nothing.
- */
-static inline bool
-obj_sep(const char **pp, const char *end, bool *closed)
-{
-	const char *p = skip_ws(*pp, end);
-
-	if (p >= end || (*p != ',' && *p != '}'))
-		return false;
-	*closed = (*p == '}');
-	*pp = p + 1;
-	return true;
-}
-
-/* is c a hexadecimal digit */
-static inline bool
-is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-		(c >= 'A' && c <= 'F');
-}
-
-/*
- * skip_plain[c]: byte c stands for itself in a string of the subset
- * (printable ASCII other than '"' and backslash); filled on first use.
- */
-static bool skip_plain[256];
-static bool skip_escape[256];	/* c may follow a backslash (not 'u') */
-static bool skip_plain_ready = false;
-
-/* fill skip_plain / skip_escape once */
-static void
-skip_tables_init(void)
-{
-	int			k;
-
-	if (likely(skip_plain_ready))
-		return;
-	for (k = 0; k < 256; k++)
-	{
-		skip_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
-		skip_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
-	}
-	skip_plain_ready = true;
-}
-
-/*
- * a string in the subset at *pp (the opening quote); false: not provable
- * (skip_tables_init must have run)
- */
-static bool
-skip_string(const char **pp, const char *end)
-{
-	const unsigned char *p = (const unsigned char *) *pp + 1;
-	const unsigned char *e = (const unsigned char *) end;
-
-	while (p < e)
-	{
-		unsigned char c;
-
-		/* runs of plain bytes, four at a time */
-		while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
-			   skip_plain[p[2]] && skip_plain[p[3]])
-			p += 4;
-		while (p < e && skip_plain[*p])
-			p++;
-		if (p >= e)
-			break;
-		c = *p;
-		if (c == '"')
-		{
-			*pp = (const char *) p + 1;
-			return true;
-		}
-		if (c != '\\')
-			return false;		/* control or non-ASCII: let djson judge */
-		if (e - p < 2)
-			return false;
-		c = p[1];
-		if (likely(skip_escape[c]))
-		{
-			p += 2;
-			continue;
-		}
-		if (c == 'u')
-		{
-			if (e - p < 6 || !is_hex(p[2]) || !is_hex(p[3]) ||
-				!is_hex(p[4]) || !is_hex(p[5]))
-				return false;
-			if (memcmp(p + 2, "0000", 4) == 0 ||
-				((p[2] == 'd' || p[2] == 'D') &&
-				 strchr("89abcdefABCDEF", p[3]) != NULL))
-				return false;	/* \u0000, surrogates: let djson judge */
-			p += 6;
-			continue;
-		}
-		return false;			/* not a JSON escape */
-	}
-	return false;
-}
-
-
-/* one JSON value of the subset at *pp; false: not provable */
-static bool
-skip_value(const char **pp, const char *end, int depth)
-{
-	const char *p = skip_ws(*pp, end);
-
-	if (depth > SKIP_MAX_DEPTH || p >= end)
-		return false;
-	switch (*p)
-	{
-		case '{':
-		case '[':
-			{
-				char		close = (*p == '{') ? '}' : ']';
-				bool		object = (*p == '{');
-
-				p = skip_ws(p + 1, end);
-				if (p < end && *p == close)
-				{
-					*pp = p + 1;
-					return true;
-				}
-				for (;;)
-				{
-					if (object)
-					{
-						p = skip_ws(p, end);
-						if (p >= end || *p != '"' || !skip_string(&p, end))
-							return false;
-						p = skip_ws(p, end);
-						if (p >= end || *p != ':')
-							return false;
-						p++;
-					}
-					if (!skip_value(&p, end, depth + 1))
-						return false;
-					p = skip_ws(p, end);
-					if (p >= end)
-						return false;
-					if (*p == ',')
-					{
-						p++;
-						continue;
-					}
-					if (*p != close)
-						return false;
-					*pp = p + 1;
-					return true;
-				}
-			}
-		case '"':
-			*pp = p;
-			return skip_string(pp, end);
-		case 't':
-		case 'n':
-			if (end - p < 4 || (memcmp(p, "true", 4) != 0 &&
-								memcmp(p, "null", 4) != 0))
-				return false;
-			*pp = p + 4;
-			return true;
-		case 'f':
-			if (end - p < 5 || memcmp(p, "false", 5) != 0)
-				return false;
-			*pp = p + 5;
-			return true;
-		default:
-			{
-				const char *s = p;
-
-				if (*p == '-')
-					p++;
-				if (p >= end)
-					return false;
-				if (*p == '0')
-					p++;
-				else if (*p >= '1' && *p <= '9')
-					while (p < end && *p >= '0' && *p <= '9')
-						p++;
-				else
-					return false;
-				if (p < end && *p == '.')
-				{
-					p++;
-					if (p >= end || *p < '0' || *p > '9')
-						return false;
-					while (p < end && *p >= '0' && *p <= '9')
-						p++;
-				}
-				if (p < end && (*p == 'e' || *p == 'E'))
-				{
-					p++;
-					if (p < end && (*p == '+' || *p == '-'))
-						p++;
-					if (p >= end || *p < '0' || *p > '9')
-						return false;
-					while (p < end && *p >= '0' && *p <= '9')
-						p++;
-				}
-				if (p - s > 4096)
-					return false;
-				*pp = p;
-				return true;
-			}
-	}
-}
 
 /*
  * skip_file_action_line: DeltaActionLineSkip for reading only table-level
@@ -605,12 +385,12 @@ skip_file_action_line(void *arg, const char *line, Size len)
 	int			i;
 	bool		matched = false;
 
-	skip_tables_init();
+	fl_init();
 
-	p = skip_ws(p, end);
+	p = fl_skip_ws(p, end);
 	if (p >= end || *p != '{')
 		return false;
-	p = skip_ws(p + 1, end);
+	p = fl_skip_ws(p + 1, end);
 	for (i = 0; i < lengthof(keys); i++)
 	{
 		size_t		kl = strlen(keys[i]);
@@ -624,16 +404,16 @@ skip_file_action_line(void *arg, const char *line, Size len)
 	}
 	if (!matched)
 		return false;
-	p = skip_ws(p, end);
+	p = fl_skip_ws(p, end);
 	if (p >= end || *p != ':')
 		return false;
 	p++;
-	if (!skip_value(&p, end, 1))
+	if (!fl_skip_value(&p, end, 1))
 		return false;
-	p = skip_ws(p, end);
+	p = fl_skip_ws(p, end);
 	if (p >= end || *p != '}')
 		return false;
-	p = skip_ws(p + 1, end);
+	p = fl_skip_ws(p + 1, end);
 	return p == end;
 }
 
@@ -761,180 +541,6 @@ stats_dest(FastReader *r, Size need)
 }
 
 /*
- * a plain string (no escapes) at *pp: its bytes without the quotes; false
- * for any other string (skip_tables_init must have run)
- */
-static pg_attribute_always_inline bool
-plain_string(const char **pp, const char *end, const char **s, int *len)
-{
-	const unsigned char *start = (const unsigned char *) *pp + 1;
-	const unsigned char *p = start;
-	const unsigned char *e = (const unsigned char *) end;
-
-	while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
-		   skip_plain[p[2]] && skip_plain[p[3]])
-		p += 4;
-	while (p < e && skip_plain[*p])
-		p++;
-	if (p >= e || *p != '"')
-		return false;			/* an escape, a control or non-ASCII byte */
-	*s = (const char *) start;
-	*len = (int) (p - start);
-	*pp = (const char *) p + 1;
-	return true;
-}
-
-/* a plain integer token (JSON syntax, at most 18 digits) at *pp */
-static bool
-plain_int(const char **pp, const char *end, int64 *out)
-{
-	const char *p = *pp;
-	bool		neg = false;
-	int64		v = 0;
-	int			nd = 0;
-
-	if (p < end && *p == '-')
-	{
-		neg = true;
-		p++;
-	}
-	if (p >= end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < end &&
-											 p[1] >= '0' && p[1] <= '9'))
-		return false;
-	while (p < end && *p >= '0' && *p <= '9')
-	{
-		if (++nd > 18)
-			return false;
-		v = v * 10 + (*p - '0');
-		p++;
-	}
-	if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
-		return false;
-	*out = neg ? -v : v;
-	*pp = p;
-	return true;
-}
-
-/*
- * unescape_string: validate (as skip_string, \u escapes refused) and decode
- * the string at *pp into buf, which holds at least as many bytes as the
- * rest of the line; *outlen gets the decoded length.  False: not provable.
- */
-static bool
-unescape_string(const char **pp, const char *end, char *buf, int *outlen)
-{
-	const unsigned char *p = (const unsigned char *) *pp + 1;
-	const unsigned char *e = (const unsigned char *) end;
-	char	   *o = buf;
-
-	for (;;)
-	{
-		unsigned char c;
-
-		while (e - p >= 4 && skip_plain[p[0]] && skip_plain[p[1]] &&
-			   skip_plain[p[2]] && skip_plain[p[3]])
-		{
-			memcpy(o, p, 4);
-			o += 4;
-			p += 4;
-		}
-		while (p < e && skip_plain[*p])
-			*o++ = (char) *p++;
-		if (p >= e)
-			return false;
-		if (*p == '"')
-		{
-			*pp = (const char *) p + 1;
-			*outlen = (int) (o - buf);
-			return true;
-		}
-		if (*p != '\\' || e - p < 2)
-			return false;		/* control or non-ASCII: let djson judge */
-		c = p[1];
-		if (likely(c == '"'))
-		{
-			/* the usual escape in a stats string */
-			*o++ = '"';
-			p += 2;
-			continue;
-		}
-		switch (c)
-		{
-			case '"':
-			case '\\':
-			case '/':
-				*o++ = (char) c;
-				break;
-			case 'b':
-				*o++ = '\b';
-				break;
-			case 'f':
-				*o++ = '\f';
-				break;
-			case 'n':
-				*o++ = '\n';
-				break;
-			case 'r':
-				*o++ = '\r';
-				break;
-			case 't':
-				*o++ = '\t';
-				break;
-			default:
-				return false;	/* \u escapes and invalid ones: djson */
-		}
-		p += 2;
-	}
-}
-
-/*
- * skip_flat_strings: an object whose values are all strings of the subset
- * (Delta's tags), at *pp; false (with *pp unchanged) when it is not one.
- */
-static bool
-skip_flat_strings(const char **pp, const char *end)
-{
-	const char *p = *pp;
-	bool		closed;
-
-	if (p >= end || *p != '{')
-		return false;
-	p = skip_ws(p + 1, end);
-	if (p < end && *p == '}')
-	{
-		*pp = p + 1;
-		return true;
-	}
-	for (;;)
-	{
-		const char *s;
-		int			len;
-
-		/* plain strings (the usual tags) first, any string of the subset */
-		p = skip_ws(p, end);
-		if (p >= end || *p != '"' ||
-			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
-			return false;
-		p = skip_ws(p, end);
-		if (p >= end || *p != ':')
-			return false;
-		p = skip_ws(p + 1, end);
-		if (p >= end || *p != '"' ||
-			(!plain_string(&p, end, &s, &len) && !skip_string(&p, end)))
-			return false;
-		if (!obj_sep(&p, end, &closed))
-			return false;
-		if (closed)
-		{
-			*pp = p;
-			return true;
-		}
-	}
-}
-
-#define FAST_SEEN(bit) do { if (seen & (bit)) return false; seen |= (bit); } while (0)
-
-/*
  * fast_add: decode one add line of the common shape into *fa (strings in
  * b's arena); false (nothing usable in *fa) when the line is not provably
  * of that shape.
@@ -959,16 +565,16 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 	int			k;
 	bool		closed;
 
-	p = skip_ws(p, end);
+	p = fl_skip_ws(p, end);
 	if (end - p < 7 || memcmp(p, "{\"add\"", 6) != 0)
 		return false;
-	p = skip_ws(p + 6, end);
+	p = fl_skip_ws(p + 6, end);
 	if (p >= end || *p != ':')
 		return false;
-	p = skip_ws(p + 1, end);
+	p = fl_skip_ws(p + 1, end);
 	if (p >= end || *p != '{')
 		return false;
-	p = skip_ws(p + 1, end);
+	p = fl_skip_ws(p + 1, end);
 	memset(fa, 0, sizeof(*fa));
 	if (p < end && *p == '}')
 		return false;			/* no fields: let decode_file complain */
@@ -977,29 +583,21 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 		const char *key;
 		int			kl;
 
-		p = skip_ws(p, end);
-		if (p >= end || *p != '"' || !plain_string(&p, end, &key, &kl))
+		if (!fl_member_key(&p, end, &key, &kl))
 			return false;
-		p = skip_ws(p, end);
-		if (p >= end || *p != ':')
-			return false;
-		p = skip_ws(p + 1, end);
-		if (p >= end)
-			return false;
-#define KEY(lit) (kl == (int) sizeof(lit) - 1 && memcmp(key, lit, kl) == 0)
-		if (KEY("path"))
+		if (FL_KEY("path"))
 		{
-			FAST_SEEN(1);
-			if (*p != '"' || !plain_string(&p, end, &path, &path_len) ||
+			FL_ONCE(1);
+			if (*p != '"' || !fl_plain_string(&p, end, &path, &path_len) ||
 				path_len == 0)
 				return false;
 		}
-		else if (KEY("partitionValues"))
+		else if (FL_KEY("partitionValues"))
 		{
-			FAST_SEEN(2);
+			FL_ONCE(2);
 			if (*p != '{')
 				return false;
-			p = skip_ws(p + 1, end);
+			p = fl_skip_ws(p + 1, end);
 			if (p < end && *p == '}')
 				p++;
 			else
@@ -1007,17 +605,17 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 				{
 					if (npv == lengthof(pvk))
 						return false;
-					p = skip_ws(p, end);
+					p = fl_skip_ws(p, end);
 					if (p >= end || *p != '"' ||
-						!plain_string(&p, end, &pvk[npv], &pvkl[npv]))
+						!fl_plain_string(&p, end, &pvk[npv], &pvkl[npv]))
 						return false;
-					p = skip_ws(p, end);
+					p = fl_skip_ws(p, end);
 					if (p >= end || *p != ':')
 						return false;
-					p = skip_ws(p + 1, end);
+					p = fl_skip_ws(p + 1, end);
 					if (p < end && *p == '"')
 					{
-						if (!plain_string(&p, end, &pvv[npv], &pvvl[npv]))
+						if (!fl_plain_string(&p, end, &pvv[npv], &pvvl[npv]))
 							return false;
 					}
 					else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
@@ -1028,29 +626,29 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 					else
 						return false;
 					npv++;
-					if (!obj_sep(&p, end, &closed))
+					if (!fl_obj_sep(&p, end, &closed))
 						return false;
 					if (closed)
 						break;
 				}
 		}
-		else if (KEY("size"))
+		else if (FL_KEY("size"))
 		{
-			FAST_SEEN(4);
-			if (!plain_int(&p, end, &fa->size) || fa->size < 0)
+			FL_ONCE(4);
+			if (!fl_plain_int(&p, end, &fa->size) || fa->size < 0)
 				return false;
 			fa->has_size = true;
 		}
-		else if (KEY("modificationTime"))
+		else if (FL_KEY("modificationTime"))
 		{
-			FAST_SEEN(8);
-			if (!plain_int(&p, end, &fa->modification_time))
+			FL_ONCE(8);
+			if (!fl_plain_int(&p, end, &fa->modification_time))
 				return false;
 			fa->has_modification_time = true;
 		}
-		else if (KEY("dataChange"))
+		else if (FL_KEY("dataChange"))
 		{
-			FAST_SEEN(16);
+			FL_ONCE(16);
 			if (end - p >= 4 && memcmp(p, "true", 4) == 0)
 			{
 				fa->data_change = true;
@@ -1064,9 +662,9 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 			else
 				return false;
 		}
-		else if (KEY("stats"))
+		else if (FL_KEY("stats"))
 		{
-			FAST_SEEN(32);
+			FL_ONCE(32);
 			if (*p == '"')
 			{
 				/* (8 bytes of slack for the prescan's copies) */
@@ -1077,7 +675,7 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 					delta_stats_prescan_string(r->ps, r->n_fast, p, end, dest,
 											   &stats_len, &after, r->b.cxt))
 					p = after;
-				else if (!unescape_string(&p, end, dest, &stats_len))
+				else if (!fl_unescape_string(&p, end, dest, &stats_len))
 					return false;
 				stats = r->stats_at;
 			}
@@ -1089,25 +687,25 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 			else
 				return false;
 		}
-		else if (KEY("deletionVector"))
+		else if (FL_KEY("deletionVector"))
 		{
-			FAST_SEEN(64);
+			FL_ONCE(64);
 			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
 				p += 4;
 			else
 				return false;
 		}
-		else if (KEY("baseRowId") || KEY("defaultRowCommitVersion"))
+		else if (FL_KEY("baseRowId") || FL_KEY("defaultRowCommitVersion"))
 		{
-			bool		base = KEY("baseRowId");
+			bool		base = FL_KEY("baseRowId");
 			int64		v;
 
-			FAST_SEEN(base ? 128 : 256);
+			FL_ONCE(base ? 128 : 256);
 			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
 				p += 4;
 			else
 			{
-				if (!plain_int(&p, end, &v))
+				if (!fl_plain_int(&p, end, &v))
 					return false;
 				if (base)
 				{
@@ -1121,29 +719,24 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 				}
 			}
 		}
-		else if (KEY("tags"))
+		else if (FL_KEY("tags"))
 		{
-			FAST_SEEN(512);
-			if (!skip_flat_strings(&p, end) && !skip_value(&p, end, 2))
+			FL_ONCE(512);
+			if (!fl_skip_flat_strings(&p, end) && !fl_skip_value(&p, end, 2))
 				return false;
 		}
 		else
 		{
 			/* a key decode_file does not read: only validated */
-			if (!skip_value(&p, end, 2))
+			if (!fl_skip_value(&p, end, 2))
 				return false;
 		}
-#undef KEY
-		if (!obj_sep(&p, end, &closed))
+		if (!fl_obj_sep(&p, end, &closed))
 			return false;
 		if (closed)
 			break;
 	}
-	p = skip_ws(p, end);
-	if (p >= end || *p != '}')
-		return false;
-	p = skip_ws(p + 1, end);
-	if (p != end || (seen & 31) != 31)
+	if (!fl_line_closes(p, end) || (seen & 31) != 31)
 		return false;			/* trailing data, or a required field missing */
 
 	/* provably fine: build it */
@@ -1310,7 +903,7 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 	int			k;
 
 	DeltaLogCheckCommitAvailable(log, version);
-	skip_tables_init();
+	fl_init();
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
 	r.ps = ps;

@@ -668,6 +668,11 @@ DeltaLogParseLineArena(DcArena *arena, const char *line, Size len)
 							   ERRCODE_DATA_CORRUPTED);
 }
 
+static void scan_action_file(DeltaLog *log, const char *rel_path,
+							 DeltaActionLineSkip skip,
+							 DeltaActionLineTry try_line,
+							 DeltaActionLineCallback cb, void *arg);
+
 /*
  * Stream a newline-delimited file of actions through cb, one parsed line at
  * a time (see log_reader.h).
@@ -676,7 +681,7 @@ void
 DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 					   DeltaActionLineCallback cb, void *arg)
 {
-	DeltaLogScanActionFileSkip(log, rel_path, NULL, cb, arg);
+	scan_action_file(log, rel_path, NULL, NULL, cb, arg);
 }
 
 /*
@@ -687,6 +692,30 @@ void
 DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
 						   DeltaActionLineSkip skip,
 						   DeltaActionLineCallback cb, void *arg)
+{
+	scan_action_file(log, rel_path, skip, NULL, cb, arg);
+}
+
+/*
+ * DeltaLogScanActionFile, but a line that try_line takes is neither parsed
+ * nor passed to cb (see log_reader.h).
+ */
+void
+DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
+						  DeltaActionLineTry try_line,
+						  DeltaActionLineCallback cb, void *arg)
+{
+	scan_action_file(log, rel_path, NULL, try_line, cb, arg);
+}
+
+/*
+ * The line loop of the DeltaLogScanActionFile family: skip and try_line may
+ * be NULL (see log_reader.h for each).
+ */
+static void
+scan_action_file(DeltaLog *log, const char *rel_path,
+				 DeltaActionLineSkip skip, DeltaActionLineTry try_line,
+				 DeltaActionLineCallback cb, void *arg)
 {
 	int			fd;
 	struct stat st;
@@ -791,6 +820,9 @@ DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
 			if (k == llen)
 				continue;		/* blank line */
 			if (skip != NULL && skip(arg, line, llen))
+				continue;
+			if (try_line != NULL &&
+				try_line(arg, line, llen, line_offset, errpos.line))
 				continue;
 
 			old = MemoryContextSwitchTo(line_cxt);

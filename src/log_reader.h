@@ -184,6 +184,19 @@ extern void DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
 									   DeltaActionLineCallback cb, void *arg);
 
 /*
+ * (Added for log replay in src/snapshot.c.)  DeltaLogScanActionFile, but
+ * each non-blank line is first offered to try_line with its offset, length
+ * and line number, as cb would get them (error context of the file and
+ * line pushed, CurrentMemoryContext the caller's); a line for which it
+ * returns true is neither parsed nor passed to cb.
+ */
+typedef bool (*DeltaActionLineTry) (void *arg, const char *line, Size len,
+									int64 offset, int64 line_no);
+extern void DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
+									  DeltaActionLineTry try_line,
+									  DeltaActionLineCallback cb, void *arg);
+
+/*
  * Random access to log lines (lazy snapshots): open a table file with
  * OpenTransientFile (ERROR if impossible), parse one line
  * (ERRCODE_DATA_CORRUPTED on bad JSON, DjValue in CurrentMemoryContext).

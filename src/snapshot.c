@@ -28,6 +28,7 @@
 
 #include "actions.h"
 #include "checkpoint.h"
+#include "fastline.h"
 #include "log_reader.h"
 #include "snapshot.h"
 
@@ -276,6 +277,8 @@ typedef struct ReplayState
 	int32		source;			/* index of the commit being replayed */
 	int64		version;
 	MemoryContext cxt;			/* snapshot context */
+	char	   *fbuf;			/* fl_file_key's strings (snapshot context) */
+	Size		fbuf_cap;
 } ReplayState;
 
 /* Apply one add or remove to the live set. */
@@ -364,6 +367,104 @@ replay_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 		rs->meta.n_files = 0;	/* files were handled above */
 		rs->meta.commit_info = NULL;
 	}
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * check_fast_key: decode the line the full way (djson, DeltaDecodeAction in
+ * DELTA_DECODE_KEYS mode) and compare with what replay_fast_line made of it;
+ * ERROR on any difference (assert-enabled builds).  Memory in a temporary
+ * context.
+ */
+static void
+check_fast_key(ReplayState *rs, const char *line, Size len,
+			   const DeltaFileAction *fast)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc fast key check",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DeltaCommitBuilder b;
+	DjValue		v;
+	const DeltaFileAction *t;
+	const char *tuid;
+	const char *fuid;
+
+	v = DeltaLogParseLine(line, len);
+	DeltaCommitBuilderInit(&b, rs->version);
+	b.mode = DELTA_DECODE_KEYS;
+	DeltaDecodeAction(&b, &v);
+	if (b.n_files != 1 || b.metadata || b.protocol || b.commit_info ||
+		b.n_txns > 0 || b.n_domains > 0 || b.n_sidecars > 0)
+		elog(ERROR, "fast replay line decoding differs: %d file actions",
+			 b.n_files);
+	t = &b.files[0];
+	tuid = t->dv ? t->dv->unique_id : NULL;
+	fuid = fast->dv ? fast->dv->unique_id : NULL;
+	if (t->kind != fast->kind || strcmp(t->path, fast->path) != 0 ||
+		(tuid == NULL) != (fuid == NULL) ||
+		(tuid != NULL && strcmp(tuid, fuid) != 0) ||
+		t->has_size != fast->has_size ||
+		(t->has_size && t->size != fast->size))
+		elog(ERROR, "fast replay line decoding differs: kind %d/%d path \"%s\"/\"%s\" dv \"%s\"/\"%s\" size %d:" INT64_FORMAT "/%d:" INT64_FORMAT,
+			 (int) t->kind, (int) fast->kind, t->path, fast->path,
+			 tuid ? tuid : "", fuid ? fuid : "",
+			 (int) t->has_size, t->size, (int) fast->has_size, fast->size);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+#endif
+
+/*
+ * DeltaLogScanActionFileTry callback of replay: an add or remove line that
+ * fl_file_key decodes (see fastline.c for what it proves) goes straight to
+ * the live set, without a parse tree; false for any other line, which
+ * replay_line_cb then decodes the full way.
+ */
+static bool
+replay_fast_line(void *arg, const char *line, Size len, int64 offset,
+				 int64 line_no)
+{
+	ReplayState *rs = (ReplayState *) arg;
+	FlFileKey	k;
+	DeltaFileAction fa;
+	DeltaDV		dv;
+	char	   *uid = NULL;
+
+	if (rs->fbuf_cap < len + 2)
+	{
+		if (rs->fbuf)
+			pfree(rs->fbuf);
+		rs->fbuf_cap = Max(len + 2, 2 * rs->fbuf_cap);
+		rs->fbuf = MemoryContextAllocHuge(rs->cxt, rs->fbuf_cap);
+	}
+	if (!fl_file_key(line, len, rs->fbuf, &k))
+		return false;
+	memset(&fa, 0, sizeof(fa));
+	fa.kind = k.remove ? DELTA_FILE_REMOVE : DELTA_FILE_ADD;
+	fa.version = rs->version;
+	fa.path = (char *) k.path;
+	fa.has_size = k.has_size;
+	fa.size = k.has_size ? k.size : 0;
+	if (k.has_dv)
+	{
+		/* the unique id exactly as decode_dv builds it */
+		memset(&dv, 0, sizeof(dv));
+		dv.storage_type = k.dv_storage_type;
+		dv.path_or_inline = (char *) k.dv_path_or_inline;
+		dv.has_offset = k.dv_has_offset;
+		dv.offset = k.dv_offset;
+		uid = DeltaDVUniqueId(&dv);
+		dv.unique_id = uid;
+		fa.dv = &dv;
+	}
+#ifdef USE_ASSERT_CHECKING
+	check_fast_key(rs, line, len, &fa);
+#endif
+	replay_file(rs, &fa, false, offset, (int32) len, line_no);
+	if (uid)
+		pfree(uid);
+	return true;
 }
 
 /* Order for txns: app_id, then position (stable). */
@@ -587,7 +688,8 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 		rs.meta.version = v;
 		lz->sources[rs.source] = v;
 		MemoryContextSwitchTo(old);
-		DeltaLogScanActionFile(log, name, replay_line_cb, &rs);
+		DeltaLogScanActionFileTry(log, name, replay_fast_line,
+								  replay_line_cb, &rs);
 		MemoryContextSwitchTo(cxt);
 		pfree(name);
 	}
@@ -626,6 +728,8 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	livefiles_destroy(rs.live);
 	if (rs.order)
 		pfree(rs.order);
+	if (rs.fbuf)
+		pfree(rs.fbuf);
 	qsort(lz->keys, n, sizeof(LiveKey *), cmp_live_key_ptr);
 	if (start != NULL && start->ckpt_keys_only)
 		lazy_checkpoint_files(snap, start);

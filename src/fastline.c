@@ -1,0 +1,704 @@
+/*-------------------------------------------------------------------------
+ *
+ * fastline.c
+ *	  Reading Delta log lines of a strict JSON subset without a parse tree
+ *	  (see fastline.h for the subset and the contract).
+ *
+ * Every function here answers "not provable" (false) rather than guess:
+ * a line it refuses goes through djson and DeltaDecodeAction, which accept
+ * it or raise the error they always raised.  Callers in assert-enabled
+ * builds decode every line they accepted here the full way too and compare.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/fastline.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fastline.h"
+
+bool		fl_plain[256];
+bool		fl_escape[256];
+static bool fl_ready = false;
+
+/* fill fl_plain / fl_escape once (see fastline.h) */
+void
+fl_init(void)
+{
+	int			k;
+
+	if (likely(fl_ready))
+		return;
+	for (k = 0; k < 256; k++)
+	{
+		fl_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
+		fl_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
+	}
+	fl_ready = true;
+}
+
+/* is c a hexadecimal digit */
+static inline bool
+is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		(c >= 'A' && c <= 'F');
+}
+
+/*
+ * fl_skip_string: see fastline.h.
+ */
+bool
+fl_skip_string(const char **pp, const char *end)
+{
+	const unsigned char *p = (const unsigned char *) *pp + 1;
+	const unsigned char *e = (const unsigned char *) end;
+
+	while (p < e)
+	{
+		unsigned char c;
+
+		/* runs of plain bytes, four at a time */
+		while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
+			   fl_plain[p[2]] && fl_plain[p[3]])
+			p += 4;
+		while (p < e && fl_plain[*p])
+			p++;
+		if (p >= e)
+			break;
+		c = *p;
+		if (c == '"')
+		{
+			*pp = (const char *) p + 1;
+			return true;
+		}
+		if (c != '\\')
+			return false;		/* control or non-ASCII: let djson judge */
+		if (e - p < 2)
+			return false;
+		c = p[1];
+		if (likely(fl_escape[c]))
+		{
+			p += 2;
+			continue;
+		}
+		if (c == 'u')
+		{
+			if (e - p < 6 || !is_hex(p[2]) || !is_hex(p[3]) ||
+				!is_hex(p[4]) || !is_hex(p[5]))
+				return false;
+			if (memcmp(p + 2, "0000", 4) == 0 ||
+				((p[2] == 'd' || p[2] == 'D') &&
+				 strchr("89abcdefABCDEF", p[3]) != NULL))
+				return false;	/* \u0000, surrogates: let djson judge */
+			p += 6;
+			continue;
+		}
+		return false;			/* not a JSON escape */
+	}
+	return false;
+}
+
+/*
+ * fl_skip_value: see fastline.h.
+ */
+bool
+fl_skip_value(const char **pp, const char *end, int depth)
+{
+	const char *p = fl_skip_ws(*pp, end);
+
+	if (depth > FL_MAX_DEPTH || p >= end)
+		return false;
+	switch (*p)
+	{
+		case '{':
+		case '[':
+			{
+				char		close = (*p == '{') ? '}' : ']';
+				bool		object = (*p == '{');
+
+				p = fl_skip_ws(p + 1, end);
+				if (p < end && *p == close)
+				{
+					*pp = p + 1;
+					return true;
+				}
+				for (;;)
+				{
+					if (object)
+					{
+						p = fl_skip_ws(p, end);
+						if (p >= end || *p != '"' || !fl_skip_string(&p, end))
+							return false;
+						p = fl_skip_ws(p, end);
+						if (p >= end || *p != ':')
+							return false;
+						p++;
+					}
+					if (!fl_skip_value(&p, end, depth + 1))
+						return false;
+					p = fl_skip_ws(p, end);
+					if (p >= end)
+						return false;
+					if (*p == ',')
+					{
+						p++;
+						continue;
+					}
+					if (*p != close)
+						return false;
+					*pp = p + 1;
+					return true;
+				}
+			}
+		case '"':
+			*pp = p;
+			return fl_skip_string(pp, end);
+		case 't':
+		case 'n':
+			if (end - p < 4 || (memcmp(p, "true", 4) != 0 &&
+								memcmp(p, "null", 4) != 0))
+				return false;
+			*pp = p + 4;
+			return true;
+		case 'f':
+			if (end - p < 5 || memcmp(p, "false", 5) != 0)
+				return false;
+			*pp = p + 5;
+			return true;
+		default:
+			{
+				const char *s = p;
+
+				if (*p == '-')
+					p++;
+				if (p >= end)
+					return false;
+				if (*p == '0')
+					p++;
+				else if (*p >= '1' && *p <= '9')
+					while (p < end && *p >= '0' && *p <= '9')
+						p++;
+				else
+					return false;
+				if (p < end && *p == '.')
+				{
+					p++;
+					if (p >= end || *p < '0' || *p > '9')
+						return false;
+					while (p < end && *p >= '0' && *p <= '9')
+						p++;
+				}
+				if (p < end && (*p == 'e' || *p == 'E'))
+				{
+					p++;
+					if (p < end && (*p == '+' || *p == '-'))
+						p++;
+					if (p >= end || *p < '0' || *p > '9')
+						return false;
+					while (p < end && *p >= '0' && *p <= '9')
+						p++;
+				}
+				if (p - s > 4096)
+					return false;
+				*pp = p;
+				return true;
+			}
+	}
+}
+
+/*
+ * fl_plain_int: see fastline.h.
+ */
+bool
+fl_plain_int(const char **pp, const char *end, int64 *out)
+{
+	const char *p = *pp;
+	bool		neg = false;
+	int64		v = 0;
+	int			nd = 0;
+
+	if (p < end && *p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	if (p >= end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < end &&
+											 p[1] >= '0' && p[1] <= '9'))
+		return false;
+	while (p < end && *p >= '0' && *p <= '9')
+	{
+		if (++nd > 18)
+			return false;
+		v = v * 10 + (*p - '0');
+		p++;
+	}
+	if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
+		return false;
+	*out = neg ? -v : v;
+	*pp = p;
+	return true;
+}
+
+/*
+ * fl_unescape_string: see fastline.h.
+ */
+bool
+fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
+{
+	const unsigned char *p = (const unsigned char *) *pp + 1;
+	const unsigned char *e = (const unsigned char *) end;
+	char	   *o = buf;
+
+	for (;;)
+	{
+		unsigned char c;
+
+		while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
+			   fl_plain[p[2]] && fl_plain[p[3]])
+		{
+			memcpy(o, p, 4);
+			o += 4;
+			p += 4;
+		}
+		while (p < e && fl_plain[*p])
+			*o++ = (char) *p++;
+		if (p >= e)
+			return false;
+		if (*p == '"')
+		{
+			*pp = (const char *) p + 1;
+			*outlen = (int) (o - buf);
+			return true;
+		}
+		if (*p != '\\' || e - p < 2)
+			return false;		/* control or non-ASCII: let djson judge */
+		c = p[1];
+		if (likely(c == '"'))
+		{
+			/* the usual escape in a stats string */
+			*o++ = '"';
+			p += 2;
+			continue;
+		}
+		switch (c)
+		{
+			case '"':
+			case '\\':
+			case '/':
+				*o++ = (char) c;
+				break;
+			case 'b':
+				*o++ = '\b';
+				break;
+			case 'f':
+				*o++ = '\f';
+				break;
+			case 'n':
+				*o++ = '\n';
+				break;
+			case 'r':
+				*o++ = '\r';
+				break;
+			case 't':
+				*o++ = '\t';
+				break;
+			default:
+				return false;	/* \u escapes and invalid ones: djson */
+		}
+		p += 2;
+	}
+}
+
+/*
+ * skip_flat: an object of one level at *pp whose values are strings of the
+ * subset (scalars false) or strings, numbers, booleans or nulls (scalars
+ * true); false (*pp unchanged) when it is not one.
+ */
+static bool
+skip_flat(const char **pp, const char *end, bool scalars)
+{
+	const char *p = *pp;
+	bool		closed;
+	bool		empty;
+
+	if (!fl_obj_open(&p, end, &empty))
+		return false;
+	if (empty)
+	{
+		*pp = p;
+		return true;
+	}
+	for (;;)
+	{
+		const char *s;
+		int			len;
+
+		/* plain strings (the usual tags) first, any string of the subset */
+		p = fl_skip_ws(p, end);
+		if (p >= end || *p != '"' ||
+			(!fl_plain_string(&p, end, &s, &len) && !fl_skip_string(&p, end)))
+			return false;
+		p = fl_skip_ws(p, end);
+		if (p >= end || *p != ':')
+			return false;
+		p = fl_skip_ws(p + 1, end);
+		if (p >= end)
+			return false;
+		if (scalars && *p != '"')
+		{
+			if (*p == '{' || *p == '[' || !fl_skip_value(&p, end, 3))
+				return false;
+		}
+		else if (*p != '"' ||
+				 (!fl_plain_string(&p, end, &s, &len) &&
+				  !fl_skip_string(&p, end)))
+			return false;
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+		{
+			*pp = p;
+			return true;
+		}
+	}
+}
+
+/*
+ * fl_skip_flat_strings: see fastline.h.
+ */
+bool
+fl_skip_flat_strings(const char **pp, const char *end)
+{
+	return skip_flat(pp, end, false);
+}
+
+/* ---------------------------------------------------------------------
+ * The keys of add / remove lines for log replay
+ *
+ * What decode_file (src/actions.c) checks of an add or remove in
+ * DELTA_DECODE_KEYS mode, and how fl_file_key stays inside it:
+ *	path: required string, not empty (decoded here with the two-character
+ *		escapes only; \u escapes and non-ASCII bytes are not provable);
+ *	partitionValues: required for add (not null), else optional; an object
+ *		of strings, numbers, booleans or nulls;
+ *	size: required for add, else optional; an integer >= 0;
+ *	modificationTime: required for add, else optional; an integer;
+ *	dataChange: required for add, else optional; a boolean;
+ *	deletionTimestamp, extendedFileMetadata (remove only): optional
+ *		integer, boolean;
+ *	stats: optional string or object;
+ *	deletionVector: optional object: storageType a one-byte string,
+ *		pathOrInlineDv a string, offset an optional int32 >= 0,
+ *		sizeInBytes an int32 >= 0, cardinality an int64 >= 0;
+ *	baseRowId, defaultRowCommitVersion: optional integers.
+ * A JSON null counts as absent (as 'field' there does).  Integers are
+ * taken only as fl_plain_int tokens.  Any key read there that appears
+ * twice is not provable (dj_get would take the last: not worth
+ * reproducing); other keys are only validated.  The entry must hold no
+ * other action (one member), since DeltaDecodeAction decodes every member.
+ * ---------------------------------------------------------------------
+ */
+#define FK_PATH		0x001
+#define FK_PV		0x002
+#define FK_SIZE		0x004
+#define FK_MTIME	0x008
+#define FK_DC		0x010
+#define FK_STATS	0x020
+#define FK_DV		0x040
+#define FK_BASE		0x080
+#define FK_DRCV		0x100
+#define FK_DELTS	0x200
+#define FK_EFM		0x400
+
+#define FL_ONCE(bit) \
+	do { if (seen & (bit)) return false; seen |= (bit); } while (0)
+
+/* is the literal null at p */
+static inline bool
+at_null(const char *p, const char *end)
+{
+	return end - p >= 4 && memcmp(p, "null", 4) == 0;
+}
+
+/* a boolean literal at *pp: move past it; false for anything else */
+static inline bool
+skip_bool(const char **pp, const char *end)
+{
+	const char *p = *pp;
+
+	if (end - p >= 4 && memcmp(p, "true", 4) == 0)
+	{
+		*pp = p + 4;
+		return true;
+	}
+	if (end - p >= 5 && memcmp(p, "false", 5) == 0)
+	{
+		*pp = p + 5;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * opt_int: null (*has false) or a plain integer within [lo, hi] (*has
+ * true, value in *out) at *pp; false for anything else.
+ */
+static bool
+opt_int(const char **pp, const char *end, int64 lo, int64 hi, bool *has,
+		int64 *out)
+{
+	int64		v;
+
+	if (at_null(*pp, end))
+	{
+		*pp += 4;
+		*has = false;
+		return true;
+	}
+	if (!fl_plain_int(pp, end, &v) || v < lo || v > hi)
+		return false;
+	*has = true;
+	*out = v;
+	return true;
+}
+
+/*
+ * take_string: decode the string at *pp (two-character escapes only) to
+ * *out, NUL-terminate it there and move *out past the NUL; *s gets it and
+ * *len its length.  False: not provable.
+ */
+static bool
+take_string(const char **pp, const char *end, char **out, const char **s,
+			int *len)
+{
+	if (*pp >= end || **pp != '"' || !fl_unescape_string(pp, end, *out, len))
+		return false;
+	*s = *out;
+	(*out)[*len] = '\0';
+	*out += *len + 1;
+	return true;
+}
+
+#define DV_ST		0x01
+#define DV_PATH		0x02
+#define DV_OFFSET	0x04
+#define DV_SIZE		0x08
+#define DV_CARD		0x10
+
+/* the deletionVector object at *pp into k (strings at *out) */
+static bool
+take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
+{
+	const char *p = *pp;
+	unsigned	seen = 0;
+	bool		closed;
+	bool		empty;
+
+	if (!fl_obj_open(&p, end, &empty) || empty)
+		return false;			/* required fields missing */
+	for (;;)
+	{
+		const char *key;
+		int			kl;
+		const char *s;
+		int			len;
+		int64		v;
+		bool		has;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			return false;
+		if (FL_KEY("storageType"))
+		{
+			FL_ONCE(DV_ST);
+			if (*p != '"' || !fl_plain_string(&p, end, &s, &len) || len != 1)
+				return false;
+			k->dv_storage_type = s[0];
+		}
+		else if (FL_KEY("pathOrInlineDv"))
+		{
+			FL_ONCE(DV_PATH);
+			if (!take_string(&p, end, out, &k->dv_path_or_inline, &len))
+				return false;
+		}
+		else if (FL_KEY("offset"))
+		{
+			FL_ONCE(DV_OFFSET);
+			if (!opt_int(&p, end, 0, PG_INT32_MAX, &has, &v))
+				return false;
+			k->dv_has_offset = has;
+			k->dv_offset = has ? (int32) v : 0;
+		}
+		else if (FL_KEY("sizeInBytes"))
+		{
+			FL_ONCE(DV_SIZE);
+			if (!opt_int(&p, end, 0, PG_INT32_MAX, &has, &v) || !has)
+				return false;
+		}
+		else if (FL_KEY("cardinality"))
+		{
+			FL_ONCE(DV_CARD);
+			if (!opt_int(&p, end, 0, PG_INT64_MAX, &has, &v) || !has)
+				return false;
+		}
+		else if (!fl_skip_value(&p, end, 3))
+			return false;
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+			break;
+	}
+	if ((seen & (DV_ST | DV_PATH | DV_SIZE | DV_CARD)) !=
+		(DV_ST | DV_PATH | DV_SIZE | DV_CARD))
+		return false;
+	k->has_dv = true;
+	*pp = p;
+	return true;
+}
+
+/*
+ * fl_file_key: see fastline.h and the rules above.
+ */
+bool
+fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
+{
+	const char *p = line;
+	const char *end = line + len;
+	char	   *out = buf;
+	unsigned	seen = 0;
+	bool		closed;
+	bool		empty;
+	bool		add;
+
+	fl_init();
+	memset(k, 0, sizeof(*k));
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (end - p >= 5 && memcmp(p, "\"add\"", 5) == 0)
+		p += 5;
+	else if (end - p >= 8 && memcmp(p, "\"remove\"", 8) == 0)
+	{
+		k->remove = true;
+		p += 8;
+	}
+	else
+		return false;
+	add = !k->remove;
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != ':')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (!fl_obj_open(&p, end, &empty) || empty)
+		return false;			/* no fields: let decode_file complain */
+	for (;;)
+	{
+		const char *key;
+		int			kl;
+		int			slen;
+		int64		v;
+		bool		has;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			return false;
+		if (FL_KEY("path"))
+		{
+			FL_ONCE(FK_PATH);
+			if (!take_string(&p, end, &out, &k->path, &slen) || slen == 0)
+				return false;
+		}
+		else if (FL_KEY("stats"))
+		{
+			FL_ONCE(FK_STATS);
+			if (*p == '"')
+			{
+				if (!fl_skip_string(&p, end))
+					return false;
+			}
+			else if (at_null(p, end))
+				p += 4;
+			else if (*p != '{' || !fl_skip_value(&p, end, 2))
+				return false;
+		}
+		else if (FL_KEY("partitionValues"))
+		{
+			FL_ONCE(FK_PV);
+			if (at_null(p, end) && !add)
+				p += 4;
+			else if (!skip_flat(&p, end, true))
+				return false;
+		}
+		else if (FL_KEY("size"))
+		{
+			FL_ONCE(FK_SIZE);
+			if (!opt_int(&p, end, 0, PG_INT64_MAX, &k->has_size, &k->size) ||
+				(add && !k->has_size))
+				return false;
+		}
+		else if (FL_KEY("modificationTime"))
+		{
+			FL_ONCE(FK_MTIME);
+			if (!opt_int(&p, end, PG_INT64_MIN, PG_INT64_MAX, &has, &v) ||
+				(add && !has))
+				return false;
+		}
+		else if (FL_KEY("dataChange"))
+		{
+			FL_ONCE(FK_DC);
+			if (at_null(p, end) && !add)
+				p += 4;
+			else if (!skip_bool(&p, end))
+				return false;
+		}
+		else if (FL_KEY("deletionVector"))
+		{
+			FL_ONCE(FK_DV);
+			if (at_null(p, end))
+				p += 4;
+			else if (!take_dv(&p, end, &out, k))
+				return false;
+		}
+		else if (FL_KEY("baseRowId") || FL_KEY("defaultRowCommitVersion"))
+		{
+			FL_ONCE(FL_KEY("baseRowId") ? FK_BASE : FK_DRCV);
+			if (!opt_int(&p, end, PG_INT64_MIN, PG_INT64_MAX, &has, &v))
+				return false;
+		}
+		else if (!add && FL_KEY("deletionTimestamp"))
+		{
+			FL_ONCE(FK_DELTS);
+			if (!opt_int(&p, end, PG_INT64_MIN, PG_INT64_MAX, &has, &v))
+				return false;
+		}
+		else if (!add && FL_KEY("extendedFileMetadata"))
+		{
+			FL_ONCE(FK_EFM);
+			if (at_null(p, end))
+				p += 4;
+			else if (!skip_bool(&p, end))
+				return false;
+		}
+		else if (FL_KEY("tags"))
+		{
+			/* not read in this mode: validated only, usually flat strings */
+			if (!fl_skip_flat_strings(&p, end) && !fl_skip_value(&p, end, 2))
+				return false;
+		}
+		else if (!fl_skip_value(&p, end, 2))
+			return false;		/* a key decode_file does not read */
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+			break;
+	}
+	if (!fl_line_closes(p, end) || k->path == NULL)
+		return false;			/* another member, or no path */
+	if (add && (seen & (FK_PV | FK_SIZE | FK_MTIME | FK_DC)) !=
+		(FK_PV | FK_SIZE | FK_MTIME | FK_DC))
+		return false;			/* a required field missing */
+	return true;
+}
