@@ -21,6 +21,7 @@
 #include "utils/numeric.h"
 
 #include "json_util.h"
+#include "djson_scan.h"
 
 /* Largest string a jsonb container entry can hold. */
 #define DC_JSONB_MAX_STRING ((Size) JENTRY_OFFLENMASK)
@@ -282,12 +283,13 @@ dj_scalar_to_jsonb(const DjValue *v, JsonbValue *jv, bool strict)
  * 4-byte aligned with the padding counted in their entry.  In assert-
  * enabled builds every result is compared with JsonbValueToJsonb's.
  */
-static int
+static inline int
 jbw_reserve(StringInfo buf, int len)
 {
 	int			off;
 
-	enlargeStringInfo(buf, len);
+	if (unlikely(buf->maxlen - buf->len <= len))
+		enlargeStringInfo(buf, len);
 	off = buf->len;
 	buf->len += len;
 	buf->data[buf->len] = '\0';
@@ -298,7 +300,7 @@ jbw_reserve(StringInfo buf, int len)
  * Append len bytes (reserve first: the buffer may move, so never compute
  * buf->data + jbw_reserve(...) in one expression).
  */
-static void
+static inline void
 jbw_append(StringInfo buf, const void *data, int len)
 {
 	int			off = jbw_reserve(buf, len);
@@ -307,7 +309,7 @@ jbw_append(StringInfo buf, const void *data, int len)
 }
 
 /* Pad buf to a multiple of 4 bytes with zeros; returns the padding. */
-static int
+static inline int
 jbw_pad(StringInfo buf)
 {
 	int			pad = INTALIGN(buf->len) - buf->len;
@@ -474,6 +476,7 @@ jbw_array(StringInfo buf, const DjValue *items, uint32 n, bool raw_scalar,
 	int			totallen = 0;
 	uint32		i;
 
+	check_stack_depth();
 	if (n > DC_JSONB_MAX_ELEMS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -506,6 +509,7 @@ static bool
 jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 {
 	int			base = buf->len;
+	const DjMember *local[32];
 	const DjMember **m;
 	uint32		n = v->len;
 	uint32		npairs;
@@ -516,12 +520,13 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 	uint32		k;
 
 	CHECK_FOR_INTERRUPTS();
+	check_stack_depth();
 	if (n > DC_JSONB_MAX_PAIRS)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				errmsg("number of jsonb object pairs exceeds the maximum allowed (%zu)",
 					   DC_JSONB_MAX_PAIRS));
-	m = palloc(sizeof(DjMember *) * Max(n, 1));
+	m = n <= lengthof(local) ? local : palloc(sizeof(DjMember *) * n);
 	for (i = 0; i < n; i++)
 	{
 		if (v->u.members[i].keylen > DC_JSONB_MAX_STRING)
@@ -583,7 +588,8 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 		memcpy(buf->data + entries + (i + npairs) * sizeof(JEntry), &meta,
 			   sizeof(JEntry));
 	}
-	pfree(m);
+	if (m != local)
+		pfree(m);
 	totallen = buf->len - base;
 	jbw_check_size(totallen, "object");
 	*header = JENTRY_ISCONTAINER | totallen;
@@ -596,7 +602,7 @@ jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 {
 	JsonbValue	jv;
 
-	check_stack_depth();
+	/* check_stack_depth() in the container writers */
 	if (v->type == DJ_ARRAY)
 		return jbw_array(buf, v->u.items, v->len, false, header, strict);
 	if (v->type == DJ_OBJECT)
@@ -902,17 +908,22 @@ dc_arena_reset(DcArena *a)
 	MemoryContextReset(a->large_cxt);
 }
 
-/* FmtAllocFn of an arena: zeroed, MAXALIGNed, NULL when out of memory. */
+/*
+ * Bump-allocate size bytes (MAXALIGNed, NOT zeroed) from an arena; NULL
+ * when out of memory.
+ */
 static void *
-dc_arena_alloc(void *ctx, size_t size)
+dc_arena_alloc_raw(DcArena *a, size_t size)
 {
-	DcArena    *a = (DcArena *) ctx;
 	char	   *r;
 
+	if (size > MaxAllocHugeSize)
+		return NULL;
 	size = MAXALIGN(size);
 	if (size > DC_ARENA_BLOCK / 4)
-		return dc_fmt_palloc(a->large_cxt, size);
-	if (a->left < size)
+		return MemoryContextAllocExtended(a->large_cxt, size,
+										  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
+	if (unlikely(a->left < size))
 	{
 		DcArenaBlock *b = a->cur ? a->cur->next : a->first;
 
@@ -936,7 +947,17 @@ dc_arena_alloc(void *ctx, size_t size)
 	r = a->next;
 	a->next += size;
 	a->left -= size;
-	memset(r, 0, size);
+	return r;
+}
+
+/* FmtAllocFn of an arena: zeroed, MAXALIGNed, NULL when out of memory. */
+static void *
+dc_arena_alloc(void *ctx, size_t size)
+{
+	void	   *r = dc_arena_alloc_raw((DcArena *) ctx, size);
+
+	if (r != NULL)
+		memset(r, 0, MAXALIGN(size));
 	return r;
 }
 
@@ -951,22 +972,500 @@ dc_arena_allocator(DcArena *a)
 	return alloc;
 }
 
+static bool dc_json_parse_fast(DcArena *arena, const char *text, size_t len,
+							   DjValue *out, DjError *err);
+
 /*
- * Reset the arena and parse buf[0..len) into it, or raise an ERROR as
- * dc_json_parse does.
+ * Reset the arena and parse buf[0..len) into it (the fast parser below when
+ * it can, else dj_parse), or raise an ERROR as dc_json_parse does.
  */
 DjValue
 dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
 					int errcode_val)
 {
-	FmtAllocator alloc = dc_arena_allocator(a);
 	DjValue		v;
 	DjError		err;
 
 	dc_arena_reset(a);
-	if (!dj_parse(buf, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
+	if (!dc_json_parse_fast(a, buf, len, &v, &err))
 		dc_json_report_error(&err, what, errcode_val);
 	return v;
+}
+
+/*
+ * Fast parser for statistics text.  fj_parse builds exactly the DjValue
+ * tree dj_parse builds (strings decoded and NUL-terminated, numbers as their
+ * exact NUL-terminated token text, duplicates kept in order), bump-
+ * allocated from a DcArena without zeroing, with the children of each
+ * container gathered on the C stack instead of in doubling arena arrays.
+ * It handles the shapes statistics have: printable ASCII strings with the
+ * two-character escapes, numbers, literals, nesting up to
+ * DJ_DEFAULT_MAX_DEPTH.  Anything else (non-ASCII bytes, \u escapes,
+ * invalid JSON, out of memory) makes it return false, and the caller parses
+ * the text again with dj_parse, which decides (so errors and their
+ * messages stay dj_parse's).  Assert-enabled builds compare every tree it
+ * accepts with dj_parse's.
+ */
+typedef struct FjParser
+{
+	const unsigned char *p;
+	const unsigned char *end;
+	DcArena    *arena;
+} FjParser;
+
+/* Children gathered on the C stack before a container is copied out. */
+#define FJ_LOCAL_CHILDREN 16
+
+static bool fj_value(FjParser *ps, DjValue *out, int depth);
+
+/* Skip JSON white space (as djson's skip_ws). */
+static inline void
+fj_skip_ws(FjParser *ps)
+{
+	while (ps->p < ps->end &&
+		   (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
+}
+
+/*
+ * Parse a string at its opening quote into a NUL-terminated copy in the
+ * arena.  False for anything but printable ASCII and two-character escapes.
+ */
+static bool
+fj_string(FjParser *ps, const char **str, uint32 *len)
+{
+	const unsigned char *s = ps->p + 1;
+	const unsigned char *q = s;
+	bool		has_escape = false;
+	unsigned char *buf;
+	size_t		n;
+
+	for (;;)
+	{
+		unsigned char c;
+
+		if (ps->end - q >= 8)
+		{
+			uint64_t	m = dj_special_mask(dj_load8(q));
+
+			if (m == 0)
+			{
+				q += 8;
+				continue;
+			}
+			q += dj_first_flagged(m);
+		}
+		if (q >= ps->end)
+			return false;
+		c = *q;
+		if (c == '"')
+			break;
+		if (c == '\\')
+		{
+			if (ps->end - q < 2)
+				return false;
+			has_escape = true;
+			q += 2;
+			continue;
+		}
+		if (c < 0x20 || c >= 0x80)
+			return false;
+		q++;
+	}
+	if ((size_t) (q - s) > DC_JSONB_MAX_STRING)
+		return false;
+	buf = dc_arena_alloc_raw(ps->arena, (size_t) (q - s) + 1);
+	if (buf == NULL)
+		return false;
+	if (!has_escape)
+	{
+		n = (size_t) (q - s);
+		memcpy(buf, s, n);
+	}
+	else
+	{
+		const unsigned char *r = s;
+
+		n = 0;
+		while (r < q)
+		{
+			/*
+			 * Eight bytes before the closing quote are copied at once; n
+			 * never exceeds the bytes consumed, so buf has room for them.
+			 */
+			if (q - r >= 8)
+			{
+				uint64_t	x = dj_load8(r);
+				uint64_t	m = dj_has_byte(x, '\\');
+				int			k;
+
+				memcpy(buf + n, &x, 8);
+				if (m == 0)
+				{
+					n += 8;
+					r += 8;
+					continue;
+				}
+				k = dj_first_flagged(m);
+				n += k;
+				r += k;
+			}
+			if (*r != '\\')
+			{
+				buf[n++] = *r++;
+				continue;
+			}
+			switch (r[1])
+			{
+				case '"':
+				case '\\':
+				case '/':
+					buf[n++] = r[1];
+					break;
+				case 'b':
+					buf[n++] = '\b';
+					break;
+				case 'f':
+					buf[n++] = '\f';
+					break;
+				case 'n':
+					buf[n++] = '\n';
+					break;
+				case 'r':
+					buf[n++] = '\r';
+					break;
+				case 't':
+					buf[n++] = '\t';
+					break;
+				default:
+					return false;	/* \u escapes and invalid ones */
+			}
+			r += 2;
+		}
+	}
+	buf[n] = '\0';
+	*str = (const char *) buf;
+	*len = (uint32) n;
+	ps->p = q + 1;
+	return true;
+}
+
+/* Parse a number token (djson's grammar) into a NUL-terminated copy. */
+static bool
+fj_number(FjParser *ps, DjValue *out)
+{
+	const unsigned char *s = ps->p;
+	const unsigned char *q = s;
+	char	   *text;
+
+	if (q < ps->end && *q == '-')
+		q++;
+	if (q >= ps->end)
+		return false;
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		while (q < ps->end && *q >= '0' && *q <= '9')
+			q++;
+	else
+		return false;
+	if (q < ps->end && *q == '.')
+	{
+		q++;
+		if (q >= ps->end || *q < '0' || *q > '9')
+			return false;
+		while (q < ps->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < ps->end && (*q == 'e' || *q == 'E'))
+	{
+		q++;
+		if (q < ps->end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= ps->end || *q < '0' || *q > '9')
+			return false;
+		while (q < ps->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if ((size_t) (q - s) > 4096)
+		return false;
+	text = dc_arena_alloc_raw(ps->arena, (size_t) (q - s) + 1);
+	if (text == NULL)
+		return false;
+	memcpy(text, s, q - s);
+	text[q - s] = '\0';
+	out->type = DJ_NUMBER;
+	out->len = (uint32) (q - s);
+	out->u.num = text;
+	ps->p = q;
+	return true;
+}
+
+/*
+ * Copy n gathered children (the first min(n, FJ_LOCAL_CHILDREN) in local,
+ * the rest in *spill, which may grow) into an exactly-sized arena array.
+ */
+static void *
+fj_children(FjParser *ps, const void *local, const void *spill, uint32 n,
+			size_t elem)
+{
+	uint32		nlocal = Min(n, FJ_LOCAL_CHILDREN);
+	char	   *r;
+
+	r = dc_arena_alloc_raw(ps->arena, Max(n, 1) * elem);
+	if (r == NULL)
+		return NULL;
+	memcpy(r, local, nlocal * elem);
+	if (n > nlocal)
+		memcpy(r + nlocal * elem, spill, (n - nlocal) * elem);
+	return r;
+}
+
+/*
+ * Append item (elem bytes) as child number n (n >= FJ_LOCAL_CHILDREN) to
+ * the spill array *spill of capacity *cap (doubling, in the arena); false
+ * when out of memory or the container is too large.
+ */
+static bool
+fj_spill(FjParser *ps, void **spill, uint32 *cap, uint32 n, const void *item,
+		 size_t elem)
+{
+	uint32		k = n - FJ_LOCAL_CHILDREN;
+
+	if (k == *cap)
+	{
+		uint32		newcap = *cap ? *cap * 2 : 16;
+		void	   *nd;
+
+		if (newcap > JB_CMASK)
+			return false;
+		nd = dc_arena_alloc_raw(ps->arena, (size_t) newcap * elem);
+		if (nd == NULL)
+			return false;
+		if (k > 0)
+			memcpy(nd, *spill, (size_t) k * elem);
+		*spill = nd;
+		*cap = newcap;
+	}
+	memcpy((char *) *spill + (size_t) k * elem, item, elem);
+	return true;
+}
+
+/* Parse an array at its '['. */
+static bool
+fj_array(FjParser *ps, DjValue *out, int depth)
+{
+	DjValue		local[FJ_LOCAL_CHILDREN];
+	void	   *spill = NULL;
+	uint32		cap = 0;
+	uint32		n = 0;
+
+	ps->p++;
+	fj_skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == ']')
+		ps->p++;
+	else
+	{
+		for (;;)
+		{
+			DjValue		v;
+
+			if (!fj_value(ps, &v, depth + 1))
+				return false;
+			if (n < FJ_LOCAL_CHILDREN)
+				local[n] = v;
+			else if (!fj_spill(ps, &spill, &cap, n, &v, sizeof(DjValue)))
+				return false;
+			n++;
+			fj_skip_ws(ps);
+			if (ps->p >= ps->end)
+				return false;
+			if (*ps->p == ',')
+			{
+				ps->p++;
+				continue;
+			}
+			if (*ps->p != ']')
+				return false;
+			ps->p++;
+			break;
+		}
+	}
+	out->type = DJ_ARRAY;
+	out->len = n;
+	out->u.items = fj_children(ps, local, spill, n, sizeof(DjValue));
+	return out->u.items != NULL;
+}
+
+/* Parse an object at its '{'. */
+static bool
+fj_object(FjParser *ps, DjValue *out, int depth)
+{
+	DjMember	local[FJ_LOCAL_CHILDREN];
+	void	   *spill = NULL;
+	uint32		cap = 0;
+	uint32		n = 0;
+
+	ps->p++;
+	fj_skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == '}')
+		ps->p++;
+	else
+	{
+		for (;;)
+		{
+			DjMember	m;
+
+			fj_skip_ws(ps);
+			if (ps->p >= ps->end || *ps->p != '"')
+				return false;
+			if (!fj_string(ps, &m.key, &m.keylen))
+				return false;
+			fj_skip_ws(ps);
+			if (ps->p >= ps->end || *ps->p != ':')
+				return false;
+			ps->p++;
+			if (!fj_value(ps, &m.value, depth + 1))
+				return false;
+			if (n < FJ_LOCAL_CHILDREN)
+				local[n] = m;
+			else if (!fj_spill(ps, &spill, &cap, n, &m, sizeof(DjMember)))
+				return false;
+			n++;
+			fj_skip_ws(ps);
+			if (ps->p >= ps->end)
+				return false;
+			if (*ps->p == ',')
+			{
+				ps->p++;
+				continue;
+			}
+			if (*ps->p != '}')
+				return false;
+			ps->p++;
+			break;
+		}
+	}
+	out->type = DJ_OBJECT;
+	out->len = n;
+	out->u.members = fj_children(ps, local, spill, n, sizeof(DjMember));
+	return out->u.members != NULL;
+}
+
+/* Parse one value (depth as djson counts it). */
+static bool
+fj_value(FjParser *ps, DjValue *out, int depth)
+{
+	if (depth > DJ_DEFAULT_MAX_DEPTH)
+		return false;
+	fj_skip_ws(ps);
+	if (ps->p >= ps->end)
+		return false;
+	switch (*ps->p)
+	{
+		case '{':
+			return fj_object(ps, out, depth);
+		case '[':
+			return fj_array(ps, out, depth);
+		case '"':
+			out->type = DJ_STRING;
+			return fj_string(ps, &out->u.str, &out->len);
+		case 't':
+		case 'f':
+		case 'n':
+			{
+				const char *word = *ps->p == 't' ? "true" :
+					*ps->p == 'f' ? "false" : "null";
+				size_t		l = strlen(word);
+
+				if ((size_t) (ps->end - ps->p) < l ||
+					memcmp(ps->p, word, l) != 0)
+					return false;
+				ps->p += l;
+				out->type = *word == 't' ? DJ_TRUE :
+					*word == 'f' ? DJ_FALSE : DJ_NULL;
+				out->len = 0;
+				out->u.str = NULL;
+				return true;
+			}
+		default:
+			return fj_number(ps, out);
+	}
+}
+
+#ifdef USE_ASSERT_CHECKING
+/* Whether two DjValue trees are the same (types, lengths, bytes). */
+static bool
+fj_tree_equal(const DjValue *a, const DjValue *b)
+{
+	uint32		i;
+
+	if (a->type != b->type || a->len != b->len)
+		return false;
+	switch (a->type)
+	{
+		case DJ_STRING:
+		case DJ_NUMBER:
+			return memcmp(a->u.str, b->u.str, a->len + 1) == 0;
+		case DJ_ARRAY:
+			for (i = 0; i < a->len; i++)
+				if (!fj_tree_equal(&a->u.items[i], &b->u.items[i]))
+					return false;
+			return true;
+		case DJ_OBJECT:
+			for (i = 0; i < a->len; i++)
+				if (a->u.members[i].keylen != b->u.members[i].keylen ||
+					memcmp(a->u.members[i].key, b->u.members[i].key,
+						   a->u.members[i].keylen + 1) != 0 ||
+					!fj_tree_equal(&a->u.members[i].value,
+								   &b->u.members[i].value))
+					return false;
+			return true;
+		default:
+			return true;
+	}
+}
+#endif
+
+/*
+ * Parse text[0..len) into arena (not reset here): with fj_parse when it
+ * can, else with dj_parse.  Returns whether the text is valid JSON (*out
+ * set); on failure *err is set when err is not NULL.
+ */
+static bool
+dc_json_parse_fast(DcArena *arena, const char *text, size_t len, DjValue *out,
+				   DjError *err)
+{
+	FjParser	ps;
+	FmtAllocator alloc;
+	DjError		local_err;
+
+	ps.p = (const unsigned char *) text;
+	ps.end = ps.p + len;
+	ps.arena = arena;
+	if (fj_value(&ps, out, 0))
+	{
+		fj_skip_ws(&ps);
+		if (ps.p == ps.end)
+		{
+#ifdef USE_ASSERT_CHECKING
+			DjValue		ref;
+			MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+													  "deltacc fj check",
+													  ALLOCSET_DEFAULT_SIZES);
+
+			alloc = dc_fmt_allocator(cxt);
+			Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref,
+							&local_err));
+			Assert(fj_tree_equal(out, &ref));
+			MemoryContextDelete(cxt);
+#endif
+			return true;
+		}
+	}
+	alloc = dc_arena_allocator(arena);
+	return dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, out,
+					err ? err : &local_err);
 }
 
 /*
@@ -1016,14 +1515,11 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
 						  void (*peek) (void *arg, const DjValue *v),
 						  void *arg)
 {
-	FmtAllocator alloc;
 	DjValue		v;
-	DjError		err;
 	Jsonb	   *result = NULL;
 
 	dc_scratch_prepare();
-	alloc = dc_arena_allocator(dc_scratch_arena);
-	if (dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
+	if (dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL))
 	{
 		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
 		if (result != NULL && peek != NULL)
@@ -1042,14 +1538,11 @@ bool
 dc_json_peek(const char *text, size_t len,
 			 void (*peek) (void *arg, const DjValue *v), void *arg)
 {
-	FmtAllocator alloc;
 	DjValue		v;
-	DjError		err;
 	bool		ok;
 
 	dc_scratch_prepare();
-	alloc = dc_arena_allocator(dc_scratch_arena);
-	ok = dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err);
+	ok = dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL);
 	if (ok)
 		peek(arg, &v);
 	dc_arena_reset(dc_scratch_arena);

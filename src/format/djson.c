@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "djson.h"
+#include "djson_scan.h"
 
 typedef struct DjParser
 {
@@ -147,60 +148,6 @@ put_utf8(unsigned char *dst, unsigned cp)
 	dst[2] = (unsigned char) (0x80 | ((cp >> 6) & 0x3F));
 	dst[3] = (unsigned char) (0x80 | (cp & 0x3F));
 	return 4;
-}
-
-/*
- * Word-at-a-time tests on 8 bytes (exact for "is there any such byte").
- */
-#define DJ_ONES  UINT64_C(0x0101010101010101)
-#define DJ_HIGHS UINT64_C(0x8080808080808080)
-
-static inline uint64_t
-dj_load8(const unsigned char *s)
-{
-	uint64_t	x;
-
-	memcpy(&x, s, 8);
-	return x;
-}
-
-/* Nonzero when some byte of x equals c. */
-static inline uint64_t
-dj_has_byte(uint64_t x, unsigned char c)
-{
-	uint64_t	y = x ^ (DJ_ONES * c);
-
-	return (y - DJ_ONES) & ~y & DJ_HIGHS;
-}
-
-/*
- * Nonzero when some byte of x is not printable ASCII other than '"' and
- * '\\' (not a byte a string can hold as it is).
- */
-static inline uint64_t
-dj_special_mask(uint64_t x)
-{
-	uint64_t	less = (x - DJ_ONES * 0x20) & ~x;	/* some byte < 0x20 */
-
-	return (less | x | dj_has_byte(x, '"') | dj_has_byte(x, '\\')) & DJ_HIGHS;
-}
-
-/*
- * Index (0..7) of the first byte in memory order flagged by a nonzero mask
- * of the functions above.  Their lowest flagged byte is always a true match
- * (a borrow only spreads towards higher bytes), so on a little-endian
- * machine this is exact; elsewhere it returns 0 and the caller looks at
- * the bytes one by one.
- */
-static inline int
-dj_first_flagged(uint64_t mask)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_ctzll(mask) >> 3;
-#else
-	(void) mask;
-	return 0;
-#endif
 }
 
 /*

@@ -1,0 +1,74 @@
+/*-------------------------------------------------------------------------
+ *
+ * djson_scan.h
+ *	  Word-at-a-time byte tests shared by the JSON string scanners (djson.c
+ *	  and the statistics fast path of json_util.c).  Pure C99, header-only.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/format/djson_scan.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_DJSON_SCAN_H
+#define DELTACC_DJSON_SCAN_H
+
+#include <stdint.h>
+#include <string.h>
+
+/*
+ * Word-at-a-time tests on 8 bytes (exact for "is there any such byte").
+ */
+#define DJ_ONES  UINT64_C(0x0101010101010101)
+#define DJ_HIGHS UINT64_C(0x8080808080808080)
+
+static inline uint64_t
+dj_load8(const unsigned char *s)
+{
+	uint64_t	x;
+
+	memcpy(&x, s, 8);
+	return x;
+}
+
+/* Nonzero when some byte of x equals c. */
+static inline uint64_t
+dj_has_byte(uint64_t x, unsigned char c)
+{
+	uint64_t	y = x ^ (DJ_ONES * c);
+
+	return (y - DJ_ONES) & ~y & DJ_HIGHS;
+}
+
+/*
+ * Nonzero when some byte of x is not printable ASCII other than '"' and
+ * '\\' (not a byte a string can hold as it is).
+ */
+static inline uint64_t
+dj_special_mask(uint64_t x)
+{
+	uint64_t	less = (x - DJ_ONES * 0x20) & ~x;	/* some byte < 0x20 */
+
+	return (less | x | dj_has_byte(x, '"') | dj_has_byte(x, '\\')) & DJ_HIGHS;
+}
+
+/*
+ * Index (0..7) of the first byte in memory order flagged by a nonzero mask
+ * of the functions above.  Their lowest flagged byte is always a true match
+ * (a borrow only spreads towards higher bytes), so on a little-endian
+ * machine this is exact; elsewhere it returns 0 and the caller looks at
+ * the bytes one by one.
+ */
+static inline int
+dj_first_flagged(uint64_t mask)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_ctzll(mask) >> 3;
+#else
+	(void) mask;
+	return 0;
+#endif
+}
+
+#endif							/* DELTACC_DJSON_SCAN_H */
