@@ -71,4 +71,13 @@ dj_first_flagged(uint64_t mask)
 #endif
 }
 
+/*
+ * The byte a two-character escape backslash-c stands for, or 0 when c does
+ * not make one (\u escapes are not two-character escapes).
+ */
+static const unsigned char dj_escape_byte[256] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f',
+	['n'] = '\n', ['r'] = '\r', ['t'] = '\t'
+};
+
 #endif							/* DELTACC_DJSON_SCAN_H */
