@@ -12,6 +12,7 @@ PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
 FORMAT_OBJS = \
 	src/format/fmt_arena.o \
 	src/format/djson.o \
+	src/format/jshape.o \
 	src/format/z85.o \
 	src/format/roaring.o \
 	src/format/dvfile.o \
@@ -47,6 +48,7 @@ REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conforman
 REGRESS_FOUNDATION += replay_fastpath
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache stats_fastpath stats_shapes stats_jsonb
+REGRESS_CHECKER += stats_templates
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \

@@ -38,6 +38,7 @@
 
 #include "actions.h"
 #include "djson.h"
+#include "jshape.h"
 #include "json_util.h"
 #include "stats.h"
 
@@ -1240,7 +1241,26 @@ struct DeltaStatsPrescan
 	bool	   *ok;				/* [cap]: the entry below is the file's */
 	DeltaStatsHeader *hdr;		/* [cap] */
 	DeltaLeafStats **vals;		/* [ncols][cap] */
+
+	/*
+	 * The shape of the last stats text the scanner accepted (see jshape.h):
+	 * a text of the same shape is decoded by matching it, without the
+	 * scanner.  role[]: the slot that holds numRecords, tightBounds, then
+	 * min, max, nullCount of each column (-1: absent in that shape).
+	 */
+	MemoryContext shape_cxt;	/* the shape's memory, reset per build */
+	bool		has_shape;
+	JsShape		shape;
+	JsSlot	   *slots;			/* [shape.nslots] */
+	int		   *role;			/* [2 + 3 * ncols] */
+	bool		shape_min_obj;	/* minValues / maxValues / nullCount */
+	bool		shape_max_obj;	/* present in the shape */
+	bool		shape_nc_obj;
+	int			shape_builds;	/* shapes built so far (bounded) */
 };
+
+/* a prescan builds at most this many shapes (texts of changing shapes) */
+#define PRESCAN_MAX_SHAPES 64
 
 /*
  * delta_stats_prescan_create: see stats.h.
@@ -1274,7 +1294,131 @@ delta_stats_prescan_create(int ncols, const DeltaField *const *fields)
 	}
 	ps->spans = palloc(sizeof(ScanSpan) * 3 * ncols);
 	ps->vals = palloc0(sizeof(DeltaLeafStats *) * ncols);
+	ps->role = palloc(sizeof(int) * (2 + 3 * ncols));
+	ps->shape_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										  "deltacc stats shape",
+										  ALLOCSET_SMALL_SIZES);
 	return ps;
+}
+
+/*
+ * prescan_role: the slot of the model [base, ...) that holds span (a
+ * scalar), -1 when span is absent, -2 when no slot does (a container).
+ */
+static int
+prescan_role(const JsShape *shape, const char *base, const ScanSpan *span)
+{
+	int			slot;
+
+	if (span->type == SPAN_ABSENT)
+		return -1;
+	if (span->type == DJ_OBJECT || span->type == DJ_ARRAY)
+		return -2;
+	slot = js_slot_at(shape, span->p - base);
+	return slot >= 0 ? slot : -2;
+}
+
+/*
+ * prescan_build_shape: remember the shape of the stats text [base, stop)
+ * that the scanner sc just accepted, with the slots of its answers; no
+ * shape when it does not fit one.  Allocates in ps->shape_cxt (reset).
+ */
+static void
+prescan_build_shape(DeltaStatsPrescan *ps, const StatsScan *sc,
+					const char *base, const char *stop)
+{
+	FmtAllocator alloc;
+	int			k;
+
+	ps->has_shape = false;
+	if (ps->shape_builds >= PRESCAN_MAX_SHAPES)
+		return;
+	ps->shape_builds++;
+	MemoryContextReset(ps->shape_cxt);
+	alloc = dc_fmt_allocator(ps->shape_cxt);
+	if (!js_build(&ps->shape, base, stop - base, JS_ESCAPED, &alloc))
+		return;
+	ps->role[0] = prescan_role(&ps->shape, base, &sc->num_records);
+	ps->role[1] = prescan_role(&ps->shape, base, &sc->tight_bounds);
+	for (k = 0; k < ps->ncols; k++)
+	{
+		ps->role[2 + 3 * k] = prescan_role(&ps->shape, base, &sc->min[k]);
+		ps->role[3 + 3 * k] = prescan_role(&ps->shape, base, &sc->max[k]);
+		ps->role[4 + 3 * k] = prescan_role(&ps->shape, base, &sc->nc[k]);
+	}
+	for (k = 0; k < 2 + 3 * ps->ncols; k++)
+		if (ps->role[k] == -2)
+			return;				/* an answer the shape cannot give */
+	ps->slots = MemoryContextAlloc(ps->shape_cxt,
+								   sizeof(JsSlot) * Max(ps->shape.nslots, 1));
+	ps->shape_min_obj = sc->has_min_obj;
+	ps->shape_max_obj = sc->has_max_obj;
+	ps->shape_nc_obj = sc->has_nc_obj;
+	ps->has_shape = true;
+}
+
+/* the span of role slot r of a matched text at base (r -1: absent) */
+static inline void
+prescan_slot_span(const DeltaStatsPrescan *ps, const char *base, int r,
+				  ScanSpan *span)
+{
+	static const DjType kinds[] = {
+		[JS_SLOT_NUMBER] = DJ_NUMBER,
+		[JS_SLOT_STRING] = DJ_STRING,
+		[JS_SLOT_TRUE] = DJ_TRUE,
+		[JS_SLOT_FALSE] = DJ_FALSE,
+		[JS_SLOT_NULL] = DJ_NULL,
+	};
+	const JsSlot *sl;
+
+	if (r < 0)
+	{
+		span->type = SPAN_ABSENT;
+		return;
+	}
+	sl = &ps->slots[r];
+	span->type = kinds[sl->kind];
+	span->p = base + sl->off;
+	span->len = (int) sl->len;
+}
+
+/*
+ * prescan_match_shape: decode the stats string whose text starts at base
+ * (after the opening quote; the line ends at end) by matching the
+ * remembered shape; true when it matched: sc holds the same answers the
+ * scanner would give, out the unescaped text (*outlen bytes) and *after
+ * the byte after the closing quote.
+ */
+static bool
+prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
+					const char *end, char *out, int *outlen,
+					const char **after)
+{
+	size_t		consumed;
+	size_t		olen;
+	int			k;
+
+	if (!js_match(&ps->shape, base, end, ps->slots, &consumed, out, &olen) ||
+		base + consumed >= end || base[consumed] != '"')
+		return false;
+	sc->nfields = ps->ncols;
+	sc->min = ps->spans;
+	sc->max = ps->spans + ps->ncols;
+	sc->nc = ps->spans + 2 * ps->ncols;
+	prescan_slot_span(ps, base, ps->role[0], &sc->num_records);
+	prescan_slot_span(ps, base, ps->role[1], &sc->tight_bounds);
+	for (k = 0; k < ps->ncols; k++)
+	{
+		prescan_slot_span(ps, base, ps->role[2 + 3 * k], &sc->min[k]);
+		prescan_slot_span(ps, base, ps->role[3 + 3 * k], &sc->max[k]);
+		prescan_slot_span(ps, base, ps->role[4 + 3 * k], &sc->nc[k]);
+	}
+	sc->has_min_obj = ps->shape_min_obj;
+	sc->has_max_obj = ps->shape_max_obj;
+	sc->has_nc_obj = ps->shape_nc_obj;
+	*outlen = (int) olen;
+	*after = base + consumed + 1;
+	return true;
 }
 
 /*
@@ -1368,18 +1512,25 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 	if (p >= end || *p != '"')
 		return false;
 	memset(&sc, 0, sizeof(sc));
-	sc.esc = true;
-	sc.out = out;
-	sc.copied = p + 1;
-	if (!scan_root(&sc, p + 1, end, ps->ncols, ps->fields, ps->namelen,
-				   ps->spans) ||
-		sc.p >= end || *sc.p != '"')
-		return false;
-	/* the rest of the string (after the last escaped quote) */
-	memcpy(sc.out, sc.copied, sc.p - sc.copied);
-	sc.out += sc.p - sc.copied;
-	*outlen = (int) (sc.out - out);
-	*after = sc.p + 1;
+	if (!ps->has_shape ||
+		!prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after))
+	{
+		/* the scanner, then remember this text's shape */
+		memset(&sc, 0, sizeof(sc));
+		sc.esc = true;
+		sc.out = out;
+		sc.copied = p + 1;
+		if (!scan_root(&sc, p + 1, end, ps->ncols, ps->fields, ps->namelen,
+					   ps->spans) ||
+			sc.p >= end || *sc.p != '"')
+			return false;
+		/* the rest of the string (after the last escaped quote) */
+		memcpy(sc.out, sc.copied, sc.p - sc.copied);
+		sc.out += sc.p - sc.copied;
+		*outlen = (int) (sc.out - out);
+		*after = sc.p + 1;
+		prescan_build_shape(ps, &sc, p + 1, sc.p);
+	}
 
 	h = &ps->hdr[index];
 	scan_header(&sc, h);

@@ -1,0 +1,458 @@
+/*-------------------------------------------------------------------------
+ *
+ * jshape.c
+ *	  Shape templates of JSON texts (see jshape.h).
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/format/jshape.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "jshape.h"
+
+#include <stdint.h>
+#include <string.h>
+
+struct JsPiece
+{
+	size_t		lit_off;		/* the literal before the slot, in the model */
+	size_t		lit_len;
+	size_t		ulit_off;		/* the same literal unescaped, in umodel */
+	size_t		ulit_len;
+	size_t		slot_off;		/* the slot's token in the model */
+	JsSlotKind	kind;			/* the model's kind (words: any word) */
+};
+
+/*
+ * js_plain_tab[c]: c is printable ASCII other than '"' and backslash (a
+ * byte a string slot may hold); filled by js_build, which every shape
+ * passes before js_match can use it.
+ */
+static bool js_plain_tab[256];
+static bool js_plain_ready = false;
+
+static void
+js_plain_init(void)
+{
+	int			c;
+
+	if (js_plain_ready)
+		return;
+	for (c = 0; c < 256; c++)
+		js_plain_tab[c] = (c >= 0x20 && c < 0x7f && c != '"' && c != '\\');
+	js_plain_ready = true;
+}
+
+/* the first byte at or after p that is not plain (or end) */
+static inline const char *
+js_plain_run(const char *p, const char *end)
+{
+	const unsigned char *q = (const unsigned char *) p;
+	const unsigned char *e = (const unsigned char *) end;
+
+	while (e - q >= 4 && js_plain_tab[q[0]] && js_plain_tab[q[1]] &&
+		   js_plain_tab[q[2]] && js_plain_tab[q[3]])
+		q += 4;
+	while (q < e && js_plain_tab[*q])
+		q++;
+	return (const char *) q;
+}
+
+/*
+ * Short copies and compares, inline: the pieces of a shape are a few bytes
+ * to a few dozen, where a call to memcpy / memcmp costs more than the
+ * work.  Words are read and written with memcpy of a constant size (one
+ * instruction each) and never outside [p, p + n): a tail shorter than a
+ * word is handled by a word that overlaps the previous one.
+ */
+static inline uint64_t
+js_load8(const char *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t
+js_load4(const char *p)
+{
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* a[0 .. n) == b[0 .. n) */
+static inline bool
+js_same(const char *a, const char *b, size_t n)
+{
+	size_t		i;
+
+	if (n >= 8)
+	{
+		for (i = 0; i + 8 <= n; i += 8)
+			if (js_load8(a + i) != js_load8(b + i))
+				return false;
+		return i == n || js_load8(a + n - 8) == js_load8(b + n - 8);
+	}
+	if (n >= 4)
+		return js_load4(a) == js_load4(b) &&
+			js_load4(a + n - 4) == js_load4(b + n - 4);
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* dst[0 .. n) = src[0 .. n) (not overlapping) */
+static inline void
+js_copy(char *dst, const char *src, size_t n)
+{
+	size_t		i;
+
+	if (n >= 8)
+	{
+		for (i = 0; i + 8 <= n; i += 8)
+			memcpy(dst + i, src + i, 8);
+		if (i < n)
+			memcpy(dst + n - 8, src + n - 8, 8);
+		return;
+	}
+	if (n >= 4)
+	{
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+/* a quote at p (JS_ESCAPED: backslash + '"'), p < end */
+static inline bool
+js_quote(JsQuoting q, const char *p, const char *end)
+{
+	if (q == JS_ESCAPED)
+		return end - p >= 2 && p[0] == '\\' && p[1] == '"';
+	return *p == '"';
+}
+
+/* JSON white space (JS_ESCAPED: the space only; the others are escapes) */
+static inline bool
+js_space(JsQuoting q, char c)
+{
+	return c == ' ' ||
+		(q == JS_PLAIN && (c == '\t' || c == '\n' || c == '\r'));
+}
+
+static inline const char *
+js_digits(const char *p, const char *end)
+{
+	while (p < end && (unsigned char) (*p - '0') <= 9)
+		p++;
+	return p;
+}
+
+/*
+ * The end of the JSON number token at p (greedy, JSON's grammar), or NULL
+ * when there is none or it is longer than JS_MAX_NUMBER.
+ */
+static const char *
+js_number_end(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end)
+		return NULL;
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		q = js_digits(q + 1, end);
+	else
+		return NULL;
+	if (q < end && *q == '.')
+	{
+		q++;
+		if (q >= end || (unsigned char) (*q - '0') > 9)
+			return NULL;
+		q = js_digits(q + 1, end);
+	}
+	if (q < end && (*q == 'e' || *q == 'E'))
+	{
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= end || (unsigned char) (*q - '0') > 9)
+			return NULL;
+		q = js_digits(q + 1, end);
+	}
+	if (q - p > JS_MAX_NUMBER)
+		return NULL;
+	return q;
+}
+
+/* The word (true, false, null) at p: its kind and end; NULL if none. */
+static inline const char *
+js_word_end(const char *p, const char *end, JsSlotKind *kind)
+{
+	size_t		left = end - p;
+
+	if (left >= 4 && memcmp(p, "true", 4) == 0)
+	{
+		*kind = JS_SLOT_TRUE;
+		return p + 4;
+	}
+	if (left >= 5 && memcmp(p, "false", 5) == 0)
+	{
+		*kind = JS_SLOT_FALSE;
+		return p + 5;
+	}
+	if (left >= 4 && memcmp(p, "null", 4) == 0)
+	{
+		*kind = JS_SLOT_NULL;
+		return p + 4;
+	}
+	return NULL;
+}
+
+/*
+ * Split the model into literals and slots.  pieces NULL: only count; else
+ * fill pieces[0 .. nslots] (literal offsets in the model; ulit_* not set).
+ * Returns the number of slots, or -1 when the model is outside what a
+ * shape describes.
+ */
+static int
+js_split(const char *m, size_t n, JsQuoting q, JsPiece *pieces)
+{
+	const char *end = m + n;
+	const char *p = m;
+	const char *lit = m;		/* start of the current literal */
+	const size_t qlen = (q == JS_ESCAPED) ? 2 : 1;
+	int			nslots = 0;
+
+	while (p < end)
+	{
+		const char *tok;
+		const char *tok_end;
+		JsSlotKind	kind;
+
+		if (js_quote(q, p, end))
+		{
+			const char *c = p + qlen;
+			const char *after;
+
+			c = js_plain_run(c, end);
+			if (c >= end || !js_quote(q, c, end))
+				return -1;		/* an escape, control, non-ASCII, the end */
+			after = c + qlen;
+			tok = after;
+			while (tok < end && js_space(q, *tok))
+				tok++;
+			if (tok < end && *tok == ':')
+			{
+				p = after;		/* a key: part of the literal */
+				continue;
+			}
+			/* a string value: the slot is its content */
+			tok = p + qlen;
+			tok_end = c;
+			kind = JS_SLOT_STRING;
+			p = after;
+		}
+		else if (*p == '-' || (*p >= '0' && *p <= '9'))
+		{
+			tok = p;
+			tok_end = js_number_end(p, end);
+			if (tok_end == NULL)
+				return -1;
+			kind = JS_SLOT_NUMBER;
+			p = tok_end;
+		}
+		else if (*p == 't' || *p == 'f' || *p == 'n')
+		{
+			tok = p;
+			tok_end = js_word_end(p, end, &kind);
+			if (tok_end == NULL)
+				return -1;
+			kind = JS_SLOT_NULL;	/* any word matches a word slot */
+			p = tok_end;
+		}
+		else if (*p == '{' || *p == '}' || *p == '[' || *p == ']' ||
+				 *p == ',' || *p == ':' || js_space(q, *p))
+		{
+			p++;
+			continue;
+		}
+		else
+			return -1;
+		if (nslots >= JS_MAX_SLOTS)
+			return -1;
+		if (pieces != NULL)
+		{
+			pieces[nslots].lit_off = lit - m;
+			pieces[nslots].lit_len = tok - lit;
+			pieces[nslots].slot_off = tok - m;
+			pieces[nslots].kind = kind;
+		}
+		nslots++;
+		lit = tok_end;
+	}
+	if (pieces != NULL)
+	{
+		pieces[nslots].lit_off = lit - m;
+		pieces[nslots].lit_len = end - lit;
+		pieces[nslots].slot_off = n;
+		pieces[nslots].kind = JS_SLOT_NULL;
+	}
+	return nslots;
+}
+
+/* copy src[0 .. len) to dst, each backslash + '"' as '"'; returns bytes written */
+static size_t
+js_unescape_quotes(char *dst, const char *src, size_t len)
+{
+	size_t		i = 0;
+	size_t		o = 0;
+
+	while (i < len)
+	{
+		if (src[i] == '\\' && i + 1 < len && src[i + 1] == '"')
+			i++;
+		dst[o++] = src[i++];
+	}
+	return o;
+}
+
+/* See jshape.h. */
+bool
+js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
+		 const FmtAllocator *alloc)
+{
+	int			nslots;
+	char	   *model;
+	size_t		uoff = 0;
+	int			i;
+
+	memset(shape, 0, sizeof(*shape));
+	js_plain_init();
+	if (len > JS_MAX_TEXT)
+		return false;
+	nslots = js_split(p, len, quoting, NULL);
+	if (nslots < 0)
+		return false;
+	shape->pieces = fmt_alloc(alloc, sizeof(JsPiece) * (nslots + 1));
+	model = fmt_alloc(alloc, len + 1);
+	shape->umodel = fmt_alloc(alloc, len + 1);
+	if (shape->pieces == NULL || model == NULL || shape->umodel == NULL)
+		return false;
+	memcpy(model, p, len);
+	if (js_split(model, len, quoting, shape->pieces) != nslots)
+		return false;			/* cannot happen: the same bytes */
+	for (i = 0; i <= nslots; i++)
+	{
+		JsPiece    *pc = &shape->pieces[i];
+
+		pc->ulit_off = uoff;
+		if (quoting == JS_ESCAPED)
+			pc->ulit_len = js_unescape_quotes(shape->umodel + uoff,
+											  model + pc->lit_off,
+											  pc->lit_len);
+		else
+		{
+			memcpy(shape->umodel + uoff, model + pc->lit_off, pc->lit_len);
+			pc->ulit_len = pc->lit_len;
+		}
+		uoff += pc->ulit_len;
+	}
+	shape->quoting = quoting;
+	shape->nslots = nslots;
+	shape->model = model;
+	shape->model_len = len;
+	return true;
+}
+
+/* See jshape.h. */
+int
+js_slot_at(const JsShape *shape, size_t off)
+{
+	int			lo = 0;
+	int			hi = shape->nslots - 1;
+
+	/* slot offsets grow with the slot number */
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		size_t		s = shape->pieces[mid].slot_off;
+
+		if (s == off)
+			return mid;
+		if (s < off)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* See jshape.h. */
+bool
+js_match(const JsShape *shape, const char *p, const char *end,
+		 JsSlot *slots, size_t *consumed, char *out, size_t *outlen)
+{
+	const char *pos = p;
+	char	   *o = out;
+	int			i;
+
+	for (i = 0;; i++)
+	{
+		const JsPiece *pc = &shape->pieces[i];
+		const char *e;
+		JsSlotKind	kind;
+
+		if ((size_t) (end - pos) < pc->lit_len ||
+			!js_same(pos, shape->model + pc->lit_off, pc->lit_len))
+			return false;
+		pos += pc->lit_len;
+		if (o != NULL)
+		{
+			js_copy(o, shape->umodel + pc->ulit_off, pc->ulit_len);
+			o += pc->ulit_len;
+		}
+		if (i == shape->nslots)
+			break;
+		kind = pc->kind;
+		switch (pc->kind)
+		{
+			case JS_SLOT_NUMBER:
+				e = js_number_end(pos, end);
+				break;
+			case JS_SLOT_STRING:
+				/* the next literal starts with the closing quote */
+				e = js_plain_run(pos, end);
+				break;
+			default:
+				e = js_word_end(pos, end, &kind);
+				break;
+		}
+		if (e == NULL)
+			return false;
+		slots[i].off = pos - p;
+		slots[i].len = e - pos;
+		slots[i].kind = kind;
+		if (o != NULL)
+		{
+			js_copy(o, pos, e - pos);
+			o += e - pos;
+		}
+		pos = e;
+	}
+	*consumed = pos - p;
+	if (out != NULL)
+		*outlen = o - out;
+	return true;
+}

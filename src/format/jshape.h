@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * jshape.h
+ *	  Shape templates of JSON texts: recognise a text that differs from an
+ *	  earlier one only in its scalar values, without parsing it.
+ *
+ * Machine-written Delta logs repeat one shape thousands of times: every add
+ * line of a commit carries a statistics text with the same keys in the same
+ * order, only the numbers and string values change.  A JsShape is built
+ * from one such text (the model) and splits it into literal pieces (the
+ * structure, the keys, the white space: compared byte for byte) and slots
+ * (the scalar values: numbers, strings of plain characters, true / false /
+ * null).  js_match then accepts a text exactly when it is the model with
+ * each slot's token replaced by another token of the same kind, and reports
+ * where each slot's token is.
+ *
+ * Why an accepted text means what the model means: the bytes before each
+ * slot are the model's, so a JSON parser reaching the slot is in the same
+ * state as in the model and expects a value there; the slot's token is a
+ * complete token of JSON syntax (numbers are matched greedily by JSON's
+ * number grammar, strings up to the first byte that is not plain, which
+ * must then be the model's closing quote); and the bytes after it are the
+ * model's again.  So the text is valid JSON of the model's structure,
+ * provided the model was: js_build must only be given a model that a JSON
+ * parser accepted (it checks token syntax, not structure).
+ *
+ * Two quoting modes: JS_PLAIN, a JSON text as is; JS_ESCAPED, a JSON text
+ * as it appears inside a JSON string (every '"' written as backslash + '"'),
+ * the way a Delta add line holds its "stats".  In both modes a string slot
+ * holds only printable ASCII other than '"' and backslash; a model with any
+ * other string value, or a key with an escape, is refused (js_build returns
+ * false), and so is a text whose slot holds one (js_match returns false).
+ *
+ * Pure C, no PostgreSQL headers; memory from the caller's FmtAllocator.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/format/jshape.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_JSHAPE_H
+#define DELTACC_JSHAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fmt_alloc.h"
+
+typedef enum JsQuoting
+{
+	JS_PLAIN,
+	JS_ESCAPED
+} JsQuoting;
+
+typedef enum JsSlotKind
+{
+	JS_SLOT_NUMBER,				/* a JSON number */
+	JS_SLOT_STRING,				/* a string's content (without the quotes) */
+	JS_SLOT_TRUE,
+	JS_SLOT_FALSE,
+	JS_SLOT_NULL
+} JsSlotKind;
+
+/* Where a slot's token is in a text (offset from the text's start). */
+typedef struct JsSlot
+{
+	size_t		off;
+	size_t		len;
+	JsSlotKind	kind;			/* words: which word this text has there */
+} JsSlot;
+
+/* Limits: a model beyond them is refused. */
+#define JS_MAX_SLOTS 4096
+#define JS_MAX_TEXT (1024 * 1024)
+#define JS_MAX_NUMBER 64		/* bytes of one number token */
+
+typedef struct JsPiece JsPiece;
+
+typedef struct JsShape
+{
+	JsQuoting	quoting;
+	int			nslots;
+	JsPiece    *pieces;			/* [nslots + 1]: literal i precedes slot i;
+								 * the last literal ends the text */
+	const char *model;			/* the model's bytes (a copy) */
+	char	   *umodel;			/* JS_ESCAPED: the literals unescaped */
+	size_t		model_len;
+} JsShape;
+
+/*
+ * Build the shape of the model text [p, p + len).  True on success: *shape
+ * then points into memory from alloc (a copy of the model included, so the
+ * caller's text may go away).  False when the model is outside what a
+ * shape can describe (see the file header) or alloc fails; *shape is then
+ * unusable.
+ */
+extern bool js_build(JsShape *shape, const char *p, size_t len,
+					 JsQuoting quoting, const FmtAllocator *alloc);
+
+/*
+ * The slot whose token starts at offset off of the model (for a string
+ * slot: its first byte after the opening quote), or -1: lets a caller that
+ * located a value in the model find the slot that holds it.
+ */
+extern int	js_slot_at(const JsShape *shape, size_t off);
+
+/*
+ * Match the text at [p, end) against the shape.  True when the text starts
+ * with an instance of the shape; then slots[0 .. nslots) say where each
+ * slot's token is (offsets from p), *consumed how many bytes the instance
+ * takes, and, when out is not NULL, the instance unescaped (JS_ESCAPED:
+ * each backslash + '"' written as '"'; JS_PLAIN: copied) is written to out,
+ * which must have room for *consumed bytes, with *outlen its length.  False
+ * otherwise (slots and out may then hold garbage).  Reads nothing at or
+ * beyond end; allocates nothing.
+ */
+extern bool js_match(const JsShape *shape, const char *p, const char *end,
+					 JsSlot *slots, size_t *consumed, char *out,
+					 size_t *outlen);
+
+#endif							/* DELTACC_JSHAPE_H */

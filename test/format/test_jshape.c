@@ -1,0 +1,235 @@
+/*
+ * test_jshape.c
+ *	  Unit tests of JSON shape templates: what a shape accepts, what it
+ *	  refuses, and that everything it accepts is valid JSON (checked with
+ *	  the exact parser).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "djson.h"
+#include "jshape.h"
+#include "unit.h"
+
+/* match text (whole) against shape; slots room for 64 */
+static bool
+match_all(const JsShape *sh, const char *text, JsSlot *slots, char *out,
+		  size_t *outlen)
+{
+	size_t		consumed = 0;
+
+	if (!js_match(sh, text, text + strlen(text), slots, &consumed, out, outlen))
+		return false;
+	return consumed == strlen(text);
+}
+
+/* the exact parser accepts text */
+static bool
+valid_json(const char *text)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	DjValue		v;
+	DjError		err;
+	bool		ok;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	ok = dj_parse(text, strlen(text), &a, 0, &v, &err);
+	fmt_arena_free_all(&arena);
+	return ok;
+}
+
+UNIT_TEST(jshape_plain_slots_and_literals)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[64];
+	char		out[256];
+	size_t		outlen = 0;
+	const char *model = "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}";
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	UNIT_CHECK(js_build(&sh, model, strlen(model), JS_PLAIN, &a));
+	UNIT_CHECK(sh.nslots == 8);
+	/* the model matches itself */
+	UNIT_CHECK(match_all(&sh, model, slots, out, &outlen));
+	UNIT_CHECK(outlen == strlen(model) && memcmp(out, model, outlen) == 0);
+	/* other values of the same kinds */
+	UNIT_CHECK(match_all(&sh, "{\"numRecords\":123456789012,\"minValues\":{\"id\":0,\"s\":\"\",\"b\":null},\"tightBounds\":true,\"a\":[-0.0, 7, false]}", slots, NULL, NULL));
+	UNIT_CHECK(slots[0].kind == JS_SLOT_NUMBER && slots[0].len == 12);
+	UNIT_CHECK(slots[2].kind == JS_SLOT_STRING && slots[2].len == 0);
+	UNIT_CHECK(slots[3].kind == JS_SLOT_NULL && slots[4].kind == JS_SLOT_TRUE);
+	UNIT_CHECK(slots[7].kind == JS_SLOT_FALSE);
+	/* slot lookup by model offset */
+	UNIT_CHECK(js_slot_at(&sh, strchr(model, '1') - model) == 0);
+	UNIT_CHECK(js_slot_at(&sh, strstr(model, "abc") - model) == 2);
+	UNIT_CHECK(js_slot_at(&sh, 0) == -1);
+	/* a different key, spacing, kind, or count of members: refused */
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"ID\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\": 10,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":\"10\",\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":1},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null, 4]}", slots, NULL, NULL));
+	/* bad tokens in slots: refused */
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":01,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":1.,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":-,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\\nc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\xc3\xa9\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":tru},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	/* a number longer than JS_MAX_NUMBER */
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\":12345678901234567890123456789012345678901234567890123456789012345,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	/* truncated anywhere: refused */
+	{
+		size_t		n = strlen(model);
+		size_t		k;
+		size_t		consumed;
+
+		for (k = 0; k < n; k++)
+			UNIT_CHECK(!js_match(&sh, model, model + k, slots, &consumed, NULL, NULL));
+	}
+	fmt_arena_free_all(&arena);
+}
+
+UNIT_TEST(jshape_escaped_mode)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[64];
+	char		out[256];
+	size_t		outlen = 0;
+	size_t		consumed = 0;
+	/* as inside a JSON string: every quote is backslash + quote */
+	const char *model = "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"2024-01-01T00:00:00.000Z\\\"}}";
+	const char *other = "{\\\"numRecords\\\":77,\\\"minValues\\\":{\\\"t\\\":\\\"x y\\\"}}\",\"tags\":{}";
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	UNIT_CHECK(js_build(&sh, model, strlen(model), JS_ESCAPED, &a));
+	UNIT_CHECK(sh.nslots == 2);
+	UNIT_CHECK(js_match(&sh, other, other + strlen(other), slots, &consumed, out, &outlen));
+	UNIT_CHECK(consumed == strlen(other) - strlen("\",\"tags\":{}"));
+	UNIT_CHECK(outlen == strlen("{\"numRecords\":77,\"minValues\":{\"t\":\"x y\"}}"));
+	UNIT_CHECK(memcmp(out, "{\"numRecords\":77,\"minValues\":{\"t\":\"x y\"}}", outlen) == 0);
+	UNIT_CHECK(slots[1].kind == JS_SLOT_STRING && slots[1].len == 3 &&
+			   memcmp(other + slots[1].off, "x y", 3) == 0);
+	/* another escape inside a string slot: refused */
+	UNIT_CHECK(!match_all(&sh, "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"a\\\\\\\\b\\\"}}", slots, NULL, NULL));
+	/* a raw quote where an escaped one belongs: refused */
+	UNIT_CHECK(!match_all(&sh, "{\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"x\\\"}}", slots, NULL, NULL));
+	/* models outside the subset are refused */
+	UNIT_CHECK(!js_build(&sh, "{\\\"a\\\":\\\"\\\\n\\\"}", 17, JS_ESCAPED, &a));
+	UNIT_CHECK(!js_build(&sh, "{\"a\":\"b\\nc\"}", 12, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build(&sh, "{\"a\":\"\xc3\xa9\"}", 10, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build(&sh, "{\"a\":tru}", 9, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build(&sh, "{\"a\":1}\t", 8, JS_ESCAPED, &a));
+	fmt_arena_free_all(&arena);
+}
+
+/*
+ * Every text a shape accepts is valid JSON: random texts made from a valid
+ * model by replacing slot tokens with random tokens (valid or not) and by
+ * random byte edits; whenever js_match accepts one, the exact parser must
+ * accept it too.
+ */
+UNIT_TEST(jshape_accepted_texts_are_valid_json)
+{
+	static const char *const models[] = {
+		"{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"abc\"},\"maxValues\":{\"id\":9,\"s\":\"zz\"},\"nullCount\":{\"id\":0,\"s\":1},\"tightBounds\":true}",
+		"[1, [2, {\"a\": null}], \"x\", -0.5e-7, false]",
+		"{ \"a\" : { \"b\" : [ ] } , \"c\" : 1 }",
+	};
+	static const char *const tokens[] = {
+		"0", "-0", "12", "1.5", "1e9", "-2E-3", "01", "1.", "-", "1e", ".5",
+		"\"\"", "\"q\"", "\"a b\"", "\"\\n\"", "\"", "true", "false", "null",
+		"nul", "tru", "{}", "[]", "1 ", " 1", "\"x\":1", ",", "}",
+	};
+	unsigned int seed = 12345;
+	int			m;
+
+	for (m = 0; m < 3; m++)
+	{
+		FmtArena	arena;
+		FmtAllocator a;
+		JsShape		sh;
+		JsSlot		ms[64];		/* the model's slots */
+		JsSlot		slots[64];
+		size_t		consumed;
+		int			trial;
+		int			accepted = 0;
+
+		fmt_arena_init(&arena, 0);
+		a = fmt_arena_allocator(&arena);
+		UNIT_CHECK(valid_json(models[m]));
+		UNIT_CHECK(js_build(&sh, models[m], strlen(models[m]), JS_PLAIN, &a));
+		UNIT_CHECK(js_match(&sh, models[m], models[m] + strlen(models[m]), ms, &consumed, NULL, NULL));
+		for (trial = 0; trial < 20000; trial++)
+		{
+			char		text[1024];
+			size_t		tl = 0;
+			int			i;
+
+			/* the model with random slot tokens */
+			for (i = 0; i <= sh.nslots; i++)
+			{
+				size_t		start = (i == 0) ? 0 : ms[i - 1].off + ms[i - 1].len;
+				size_t		stop = (i == sh.nslots) ? strlen(models[m]) : ms[i].off;
+				const char *tok;
+				size_t		tn;
+
+				memcpy(text + tl, models[m] + start, stop - start);
+				tl += stop - start;
+				if (i == sh.nslots)
+					break;
+				seed = seed * 1103515245u + 12345u;
+				if ((seed >> 16) % 3 != 0)
+				{
+					tok = models[m] + ms[i].off;
+					tn = ms[i].len;
+				}
+				else
+				{
+					tok = tokens[(seed >> 8) % (sizeof(tokens) / sizeof(tokens[0]))];
+					tn = strlen(tok);
+					/* string slots hold the content: strip the quotes */
+					if (ms[i].kind == JS_SLOT_STRING && tn >= 2 &&
+						tok[0] == '"' && tok[tn - 1] == '"')
+					{
+						tok++;
+						tn -= 2;
+					}
+				}
+				memcpy(text + tl, tok, tn);
+				tl += tn;
+			}
+			/* sometimes a random byte edit on top */
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 4 == 0 && tl > 0)
+			{
+				static const char edits[] = "{}[],:\" \\1-eatn.";
+
+				text[(seed >> 4) % tl] = edits[(seed >> 20) % (sizeof(edits) - 1)];
+			}
+			text[tl] = '\0';
+			if (!js_match(&sh, text, text + tl, slots, &consumed, NULL, NULL) ||
+				consumed != tl)
+				continue;
+			accepted++;
+			if (!valid_json(text))
+			{
+				fprintf(stderr, "  accepted invalid JSON: %s\n", text);
+				UNIT_CHECK(false);
+				break;
+			}
+		}
+		/* the test means something only if many variants were accepted */
+		if (accepted <= 500)
+			fprintf(stderr, "  model %d: %d accepted\n", m, accepted);
+		UNIT_CHECK(accepted > 500);
+		fmt_arena_free_all(&arena);
+	}
+}

@@ -1,0 +1,77 @@
+/*
+ * fuzz_jshape.c
+ *	  libFuzzer harness for JSON shape templates: the input is a model and
+ *	  a candidate separated by the first NUL byte.  When the exact parser
+ *	  accepts the model, the shape is built from it (both quotings), and a
+ *	  candidate the shape accepts must be valid JSON too; the model always
+ *	  matches its own shape, with the unescaped copy equal to the model.
+ */
+#include <string.h>
+
+#include "djson.h"
+#include "fuzz_common.h"
+#include "jshape.h"
+
+static bool
+valid_json(const char *text, size_t len)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	DjValue		v;
+	DjError		err;
+	bool		ok;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	ok = dj_parse(text, len, &a, 0, &v, &err);
+	fmt_arena_free_all(&arena);
+	return ok;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *) data;
+	const char *nul = memchr(text, '\0', size);
+	size_t		mlen = nul ? (size_t) (nul - text) : size;
+	const char *cand = nul ? nul + 1 : text;
+	size_t		clen = nul ? size - mlen - 1 : size;
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot	   *slots;
+	char	   *out;
+	size_t		consumed;
+	size_t		outlen;
+
+	if (size > 1 << 16 || !valid_json(text, mlen))
+		return 0;
+	fmt_arena_init(&arena, 1 << 24);
+	a = fmt_arena_allocator(&arena);
+	if (js_build(&sh, text, mlen, JS_PLAIN, &a))
+	{
+		slots = malloc(sizeof(JsSlot) * (sh.nslots + 1));
+		out = malloc(mlen + clen + 1);
+		FUZZ_ASSERT(js_match(&sh, text, text + mlen, slots, &consumed, out, &outlen));
+		FUZZ_ASSERT(consumed == mlen && outlen == mlen && memcmp(out, text, mlen) == 0);
+		if (js_match(&sh, cand, cand + clen, slots, &consumed, out, &outlen))
+		{
+			FUZZ_ASSERT(consumed <= clen && outlen == consumed);
+			FUZZ_ASSERT(valid_json(cand, consumed));
+		}
+		free(slots);
+		free(out);
+	}
+	/* escaped quoting: must never read out of bounds whatever it gets */
+	if (js_build(&sh, text, mlen, JS_ESCAPED, &a))
+	{
+		slots = malloc(sizeof(JsSlot) * (sh.nslots + 1));
+		out = malloc(clen + 1);
+		if (js_match(&sh, cand, cand + clen, slots, &consumed, out, &outlen))
+			FUZZ_ASSERT(consumed <= clen && outlen <= consumed);
+		free(slots);
+		free(out);
+	}
+	fmt_arena_free_all(&arena);
+	return 0;
+}
