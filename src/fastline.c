@@ -49,6 +49,78 @@ is_hex(char c)
 }
 
 /*
+ * escape_len: the length of the escape of the subset at q (a backslash,
+ * before e): 2, or 6 for a \u escape other than \u0000 and surrogates
+ * (those are djson's to judge); 0 for anything else.
+ */
+static inline int
+escape_len(const unsigned char *q, const unsigned char *e)
+{
+	unsigned char c;
+
+	if (e - q < 2)
+		return 0;
+	c = q[1];
+	if (likely(fl_escape[c]))
+		return 2;
+	if (c != 'u' || e - q < 6 || !is_hex(q[2]) || !is_hex(q[3]) ||
+		!is_hex(q[4]) || !is_hex(q[5]))
+		return 0;
+	if (memcmp(q + 2, "0000", 4) == 0 ||
+		((q[2] == 'd' || q[2] == 'D') &&
+		 strchr("89abcdefABCDEF", q[3]) != NULL))
+		return 0;
+	return 6;
+}
+
+#if defined(__SSE2__)
+/*
+ * skip_escape_run: sixteen bytes at a time, the part of fl_skip_string's
+ * work that lies at least sixteen bytes before e: *pp (inside the string)
+ * advances over plain bytes and escapes of the subset.  Returns 1 at the
+ * closing quote (*pp past it), -1 for a byte or escape outside the subset,
+ * 0 when fewer than sixteen bytes are left (*pp where the byte loop goes
+ * on).  Escape-dense strings (stats) are why the flagged bytes of a block
+ * are walked one by one rather than the block reloaded after each.
+ */
+static inline int
+skip_escape_run(const unsigned char **pp, const unsigned char *e)
+{
+	const unsigned char *p = *pp;
+
+	while (e - p >= 16)
+	{
+		unsigned	m = fl_special16(p);
+		const unsigned char *next = p + 16;
+
+		while (m != 0)
+		{
+			const unsigned char *q = p + pg_rightmost_one_pos32(m);
+			int			n;
+
+			if (*q == '"')
+			{
+				*pp = q + 1;
+				return 1;
+			}
+			if (*q != '\\' || (n = escape_len(q, e)) == 0)
+				return -1;		/* control, non-ASCII, not in the subset */
+			q += n;
+			if (q - p >= 16)
+			{
+				next = q;		/* the escape ran past the block */
+				break;
+			}
+			m &= ~0U << (q - p);	/* the escape's bytes are done */
+		}
+		p = next;
+	}
+	*pp = p;
+	return 0;
+}
+#endif
+
+/*
  * fl_skip_string: see fastline.h.
  */
 bool
@@ -57,9 +129,22 @@ fl_skip_string(const char **pp, const char *end)
 	const unsigned char *p = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
 
+#if defined(__SSE2__)
+	switch (skip_escape_run(&p, e))
+	{
+		case 1:
+			*pp = (const char *) p;
+			return true;
+		case -1:
+			return false;
+		default:
+			break;
+	}
+#endif
 	while (p < e)
 	{
 		unsigned char c;
+		int			n;
 
 		/* runs of plain bytes, four at a time */
 		while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
@@ -77,27 +162,9 @@ fl_skip_string(const char **pp, const char *end)
 		}
 		if (c != '\\')
 			return false;		/* control or non-ASCII: let djson judge */
-		if (e - p < 2)
+		if ((n = escape_len(p, e)) == 0)
 			return false;
-		c = p[1];
-		if (likely(fl_escape[c]))
-		{
-			p += 2;
-			continue;
-		}
-		if (c == 'u')
-		{
-			if (e - p < 6 || !is_hex(p[2]) || !is_hex(p[3]) ||
-				!is_hex(p[4]) || !is_hex(p[5]))
-				return false;
-			if (memcmp(p + 2, "0000", 4) == 0 ||
-				((p[2] == 'd' || p[2] == 'D') &&
-				 strchr("89abcdefABCDEF", p[3]) != NULL))
-				return false;	/* \u0000, surrogates: let djson judge */
-			p += 6;
-			continue;
-		}
-		return false;			/* not a JSON escape */
+		p += n;
 	}
 	return false;
 }

@@ -27,6 +27,12 @@
 #ifndef DELTACC_FASTLINE_H
 #define DELTACC_FASTLINE_H
 
+#include "port/pg_bitutils.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define FL_MAX_DEPTH 32
 
 /*
@@ -98,6 +104,50 @@ fl_line_closes(const char *p, const char *end)
 	return fl_skip_ws(p + 1, end) == end;
 }
 
+#if defined(__SSE2__)
+/*
+ * fl_special16: bit i set when byte p[i] (i < 16) is not in fl_plain: '"',
+ * backslash, a byte below 0x20 or from 0x7f on.  Reads p[0..15].
+ */
+static inline unsigned
+fl_special16(const unsigned char *p)
+{
+	__m128i		x = _mm_loadu_si128((const __m128i *) p);
+
+	/* bytes >= 0x80 are negative, so "signed < 0x20" catches them too */
+	return (unsigned) _mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+								  _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+					 _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+								  _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)))));
+}
+#endif
+
+/*
+ * fl_plain_span: the first byte from p on (before e) that is not in
+ * fl_plain, or e.
+ */
+static pg_attribute_always_inline const unsigned char *
+fl_plain_span(const unsigned char *p, const unsigned char *e)
+{
+#if defined(__SSE2__)
+	while (e - p >= 16)
+	{
+		unsigned	m = fl_special16(p);
+
+		if (m != 0)
+			return p + pg_rightmost_one_pos32(m);
+		p += 16;
+	}
+#endif
+	while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
+		   fl_plain[p[2]] && fl_plain[p[3]])
+		p += 4;
+	while (p < e && fl_plain[*p])
+		p++;
+	return p;
+}
+
 /*
  * fl_plain_string: a string without escapes at *pp (the opening quote):
  * *s / *len get its bytes between the quotes (pointing into the input),
@@ -108,14 +158,9 @@ static pg_attribute_always_inline bool
 fl_plain_string(const char **pp, const char *end, const char **s, int *len)
 {
 	const unsigned char *start = (const unsigned char *) *pp + 1;
-	const unsigned char *p = start;
 	const unsigned char *e = (const unsigned char *) end;
+	const unsigned char *p = fl_plain_span(start, e);
 
-	while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
-		   fl_plain[p[2]] && fl_plain[p[3]])
-		p += 4;
-	while (p < e && fl_plain[*p])
-		p++;
 	if (p >= e || *p != '"')
 		return false;			/* an escape, a control or non-ASCII byte */
 	*s = (const char *) start;
