@@ -1551,57 +1551,102 @@ void
 dc_json_append_string_len(StringInfo buf, const char *s, size_t len)
 {
 	const char *end = s + len;
-	const char *run = s;
+#ifdef USE_ASSERT_CHECKING
+	const char *orig = s;
+	int			start = buf->len;
+#endif
 
-	appendStringInfoCharMacro(buf, '"');
-	for (; s < end; s++)
+	/* room for the quotes and the bytes themselves; escapes enlarge more */
+	enlargeStringInfo(buf, (int) Min(len + 2, (size_t) MaxAllocSize));
+	buf->data[buf->len++] = '"';
+	while (s < end)
 	{
-		unsigned char c = (unsigned char) *s;
-		const char *esc;
-		char		hex[8];
+		const char *p = s;
+		unsigned char c;
+		char		esc[8];
+		int			esclen = 2;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		if (s > run)
-			appendBinaryStringInfo(buf, run, (int) (s - run));
-		run = s + 1;
+		/* the next byte escape_json changes, eight bytes at a time */
+		while (end - p >= 8)
+		{
+			uint64_t	m = dj_escape_mask(dj_load8((const unsigned char *) p));
+
+			if (m != 0)
+			{
+				p += dj_first_flagged(m);
+				break;
+			}
+			p += 8;
+		}
+		while (p < end && (unsigned char) *p >= 0x20 && *p != '"' && *p != '\\')
+			p++;
+		if (p > s)
+		{
+			if (buf->maxlen - buf->len <= p - s)
+				enlargeStringInfo(buf, (int) (p - s));
+			memcpy(buf->data + buf->len, s, p - s);
+			buf->len += (int) (p - s);
+		}
+		if (p >= end)
+			break;
+		c = (unsigned char) *p;
+		esc[0] = '\\';
 		switch (c)
 		{
 			case '\b':
-				esc = "\\b";
+				esc[1] = 'b';
 				break;
 			case '\f':
-				esc = "\\f";
+				esc[1] = 'f';
 				break;
 			case '\n':
-				esc = "\\n";
+				esc[1] = 'n';
 				break;
 			case '\r':
-				esc = "\\r";
+				esc[1] = 'r';
 				break;
 			case '\t':
-				esc = "\\t";
+				esc[1] = 't';
 				break;
 			case '"':
-				esc = "\\\"";
-				break;
 			case '\\':
-				esc = "\\\\";
+				esc[1] = (char) c;
 				break;
 			default:
 				/* "\\u%04x" of a control character */
-				memcpy(hex, "\\u00", 4);
-				hex[4] = "0123456789abcdef"[c >> 4];
-				hex[5] = "0123456789abcdef"[c & 0xF];
-				hex[6] = '\0';
-				esc = hex;
+				memcpy(esc + 1, "u00", 3);
+				esc[4] = "0123456789abcdef"[c >> 4];
+				esc[5] = "0123456789abcdef"[c & 0xF];
+				esclen = 6;
 				break;
 		}
-		appendStringInfoString(buf, esc);
+		if (buf->maxlen - buf->len <= esclen)
+			enlargeStringInfo(buf, esclen);
+		memcpy(buf->data + buf->len, esc, esclen);
+		buf->len += esclen;
+		s = p + 1;
 	}
-	if (s > run)
-		appendBinaryStringInfo(buf, run, (int) (s - run));
-	appendStringInfoCharMacro(buf, '"');
+	if (buf->maxlen - buf->len <= 1)
+		enlargeStringInfo(buf, 1);
+	buf->data[buf->len++] = '"';
+	buf->data[buf->len] = '\0';
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same text as escape_json gives for the NUL-free string */
+		StringInfoData ref;
+		char	   *copy = pnstrdup(orig, len);
+
+		initStringInfo(&ref);
+		if (strlen(copy) == len)
+		{
+			escape_json(&ref, copy);
+			Assert(ref.len == buf->len - start &&
+				   memcmp(ref.data, buf->data + start, ref.len) == 0);
+		}
+		pfree(ref.data);
+		pfree(copy);
+	}
+#endif
 }
 
 /* Append s (NUL-terminated) as a JSON string literal, as escape_json does. */
