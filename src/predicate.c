@@ -104,7 +104,9 @@ typedef struct KNode
 	Const	   *cst;
 	int			prefix_chars;
 	/* the direct evaluator (k_eval): K_CMP only */
-	int			native;			/* NATIVE_* : compare the integers itself */
+	int			native;			/* NATIVE_* : compare the integers itself
+								 * (the statistic's type) */
+	int64		cst_int;		/* native: the constant as an integer */
 	FmgrInfo   *finfo;			/* else: the operator's function */
 	Oid			collid;			/* its input collation */
 } KNode;
@@ -1514,8 +1516,10 @@ k_prepare_fast(DeltaReadSet *rs, KNode *k)
 				const DeltaField *f = rs->schema->leaves[k->leaf];
 				Oid			t = f->pg_type;
 
+				Oid			ct = k->cst->consttype;
+
 				k->native = NATIVE_NONE;
-				if (t == k->cst->consttype)
+				if (t == ct)
 				{
 					if (t == INT8OID || t == TIMESTAMPOID || t == TIMESTAMPTZOID)
 						k->native = NATIVE_INT64;
@@ -1524,6 +1528,23 @@ k_prepare_fast(DeltaReadSet *rs, KNode *k)
 					else if (t == INT2OID)
 						k->native = NATIVE_INT16;
 				}
+				else if ((t == INT8OID || t == INT4OID || t == INT2OID) &&
+						 (ct == INT8OID || ct == INT4OID || ct == INT2OID))
+				{
+					/*
+					 * The cross-type integer operators of the btree family
+					 * (e.g. int8 >= int4) compare the values: so do the
+					 * integers widened to int64.
+					 */
+					k->native = t == INT8OID ? NATIVE_INT64 :
+						t == INT4OID ? NATIVE_INT32 : NATIVE_INT16;
+				}
+				if (k->native != NATIVE_NONE && !k->cst->constisnull)
+					k->cst_int = ct == INT8OID || ct == TIMESTAMPOID ||
+						ct == TIMESTAMPTZOID ? DatumGetInt64(k->cst->constvalue) :
+						ct == INT4OID || ct == DATEOID ?
+						(int64) DatumGetInt32(k->cst->constvalue) :
+						(int64) DatumGetInt16(k->cst->constvalue);
 				if (k->native == NATIVE_NONE)
 				{
 					k->finfo = MemoryContextAlloc(rs->cxt, sizeof(FmgrInfo));
@@ -1620,16 +1641,13 @@ k_eval(const DeltaReadSet *rs, const KNode *k, const DeltaFileStats *fs)
 				switch (k->native)
 				{
 					case NATIVE_INT64:
-						return native_cmp(DatumGetInt64(d),
-										  DatumGetInt64(k->cst->constvalue),
+						return native_cmp(DatumGetInt64(d), k->cst_int,
 										  k->strategy) ? 1 : 0;
 					case NATIVE_INT32:
-						return native_cmp(DatumGetInt32(d),
-										  DatumGetInt32(k->cst->constvalue),
+						return native_cmp(DatumGetInt32(d), k->cst_int,
 										  k->strategy) ? 1 : 0;
 					case NATIVE_INT16:
-						return native_cmp(DatumGetInt16(d),
-										  DatumGetInt16(k->cst->constvalue),
+						return native_cmp(DatumGetInt16(d), k->cst_int,
 										  k->strategy) ? 1 : 0;
 					default:
 						return DatumGetBool(FunctionCall2Coll(k->finfo, k->collid, d,
@@ -1702,9 +1720,7 @@ flat_prepare(DeltaReadSet *rs, KVariant *v)
 					  f->kind == DELTA_TYPE_TIMESTAMP_NTZ));
 		fc->native = c->native;
 		fc->strategy = c->strategy;
-		fc->cst = c->native == NATIVE_INT64 ? DatumGetInt64(c->cst->constvalue) :
-			c->native == NATIVE_INT32 ? (int64) DatumGetInt32(c->cst->constvalue) :
-			(int64) DatumGetInt16(c->cst->constvalue);
+		fc->cst = c->cst_int;
 	}
 	v->n_flat = i;
 }
