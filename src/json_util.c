@@ -908,6 +908,31 @@ dc_arena_reset(DcArena *a)
 	MemoryContextReset(a->large_cxt);
 }
 
+/* Move to the arena's next block (taking a new one); false when out of memory. */
+static bool
+dc_arena_next_block(DcArena *a)
+{
+	DcArenaBlock *b = a->cur ? a->cur->next : a->first;
+
+	if (b == NULL)
+	{
+		b = MemoryContextAllocExtended(a->cxt,
+									   offsetof(DcArenaBlock, data) + DC_ARENA_BLOCK,
+									   MCXT_ALLOC_NO_OOM);
+		if (b == NULL)
+			return false;
+		b->next = NULL;
+		if (a->cur)
+			a->cur->next = b;
+		else
+			a->first = b;
+	}
+	a->cur = b;
+	a->next = b->data;
+	a->left = DC_ARENA_BLOCK;
+	return true;
+}
+
 /*
  * Bump-allocate size bytes (MAXALIGNed, NOT zeroed) from an arena; NULL
  * when out of memory.
@@ -923,31 +948,36 @@ dc_arena_alloc_raw(DcArena *a, size_t size)
 	if (size > DC_ARENA_BLOCK / 4)
 		return MemoryContextAllocExtended(a->large_cxt, size,
 										  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
-	if (unlikely(a->left < size))
-	{
-		DcArenaBlock *b = a->cur ? a->cur->next : a->first;
-
-		if (b == NULL)
-		{
-			b = MemoryContextAllocExtended(a->cxt,
-										   offsetof(DcArenaBlock, data) + DC_ARENA_BLOCK,
-										   MCXT_ALLOC_NO_OOM);
-			if (b == NULL)
-				return NULL;
-			b->next = NULL;
-			if (a->cur)
-				a->cur->next = b;
-			else
-				a->first = b;
-		}
-		a->cur = b;
-		a->next = b->data;
-		a->left = DC_ARENA_BLOCK;
-	}
+	if (unlikely(a->left < size) && !dc_arena_next_block(a))
+		return NULL;
 	r = a->next;
 	a->next += size;
 	a->left -= size;
 	return r;
+}
+
+/*
+ * Room for up to size bytes (at most DC_ARENA_BLOCK / 4) at the arena's
+ * bump pointer, without taking it: the caller writes there, then
+ * dc_arena_commit's what it used.  NULL when out of memory.
+ */
+static inline char *
+dc_arena_reserve(DcArena *a, size_t size)
+{
+	Assert(size <= DC_ARENA_BLOCK / 4);
+	if (unlikely(a->left < size) && !dc_arena_next_block(a))
+		return NULL;
+	return a->next;
+}
+
+/* Take the first used bytes (<= the reservation) of dc_arena_reserve. */
+static inline void
+dc_arena_commit(DcArena *a, size_t used)
+{
+	used = MAXALIGN(used);
+	Assert(used <= a->left);
+	a->next += used;
+	a->left -= used;
 }
 
 /* FmtAllocFn of an arena: zeroed, MAXALIGNed, NULL when out of memory. */
@@ -1027,126 +1057,79 @@ fj_skip_ws(FjParser *ps)
 		ps->p++;
 }
 
+/* Longest string fj_string takes (longer ones: dj_parse). */
+#define FJ_ONE_PASS_MAX (DC_ARENA_BLOCK / 4 - 1)
+
 /*
  * Parse a string at its opening quote into a NUL-terminated copy in the
  * arena.  False for anything but printable ASCII and two-character escapes.
+ * One pass: the string is validated and decoded straight into room
+ * reserved at the arena's bump pointer (the decoded form is never longer
+ * than the source), eight bytes at a time between the special bytes.  A
+ * string longer than FJ_ONE_PASS_MAX is not taken (false).
  */
 static bool
 fj_string(FjParser *ps, const char **str, uint32 *len)
 {
 	const unsigned char *s = ps->p + 1;
-	const unsigned char *q = s;
-	bool		has_escape = false;
+	const unsigned char *r = s;
+	const unsigned char *limit;
 	unsigned char *buf;
-	size_t		n;
+	unsigned char *w;
+	size_t		room = Min((size_t) (ps->end - s), FJ_ONE_PASS_MAX);
 
+	/* room + 1 bytes: at most room decoded bytes, then the NUL */
+	buf = (unsigned char *) dc_arena_reserve(ps->arena, room + 1);
+	if (buf == NULL)
+		return false;
+	limit = s + room;			/* r stays below: w - buf <= r - s < room */
+	w = buf;
 	for (;;)
 	{
 		unsigned char c;
 
-		if (ps->end - q >= 8)
+		if (limit - r >= 8)
 		{
-			uint64_t	m = dj_special_mask(dj_load8(q));
+			uint64_t	x = dj_load8(r);
+			uint64_t	m = dj_special_mask(x);
 
+			memcpy(w, &x, 8);	/* only the bytes before a special one count */
 			if (m == 0)
 			{
-				q += 8;
+				r += 8;
+				w += 8;
 				continue;
 			}
-			q += dj_first_flagged(m);
+			m = dj_first_flagged(m);
+			r += m;
+			w += m;
 		}
-		if (q >= ps->end)
-			return false;
-		c = *q;
+		if (r >= limit)
+			return false;		/* unterminated, or longer than FJ_ONE_PASS_MAX */
+		c = *r;
 		if (c == '"')
 			break;
 		if (c == '\\')
 		{
-			if (ps->end - q < 2)
+			if (limit - r < 2)
 				return false;
-			has_escape = true;
-			q += 2;
+			c = dj_escape_byte[r[1]];
+			if (c == 0)
+				return false;	/* \u escapes and invalid ones */
+			*w++ = c;
+			r += 2;
 			continue;
 		}
 		if (c < 0x20 || c >= 0x80)
 			return false;
-		q++;
+		*w++ = c;
+		r++;
 	}
-	if ((size_t) (q - s) > DC_JSONB_MAX_STRING)
-		return false;
-	buf = dc_arena_alloc_raw(ps->arena, (size_t) (q - s) + 1);
-	if (buf == NULL)
-		return false;
-	if (!has_escape)
-	{
-		n = (size_t) (q - s);
-		memcpy(buf, s, n);
-	}
-	else
-	{
-		const unsigned char *r = s;
-
-		n = 0;
-		while (r < q)
-		{
-			/*
-			 * Eight bytes before the closing quote are copied at once; n
-			 * never exceeds the bytes consumed, so buf has room for them.
-			 */
-			if (q - r >= 8)
-			{
-				uint64_t	x = dj_load8(r);
-				uint64_t	m = dj_has_byte(x, '\\');
-				int			k;
-
-				memcpy(buf + n, &x, 8);
-				if (m == 0)
-				{
-					n += 8;
-					r += 8;
-					continue;
-				}
-				k = dj_first_flagged(m);
-				n += k;
-				r += k;
-			}
-			if (*r != '\\')
-			{
-				buf[n++] = *r++;
-				continue;
-			}
-			switch (r[1])
-			{
-				case '"':
-				case '\\':
-				case '/':
-					buf[n++] = r[1];
-					break;
-				case 'b':
-					buf[n++] = '\b';
-					break;
-				case 'f':
-					buf[n++] = '\f';
-					break;
-				case 'n':
-					buf[n++] = '\n';
-					break;
-				case 'r':
-					buf[n++] = '\r';
-					break;
-				case 't':
-					buf[n++] = '\t';
-					break;
-				default:
-					return false;	/* \u escapes and invalid ones */
-			}
-			r += 2;
-		}
-	}
-	buf[n] = '\0';
+	*w = '\0';
+	dc_arena_commit(ps->arena, (size_t) (w - buf) + 1);
 	*str = (const char *) buf;
-	*len = (uint32) n;
-	ps->p = q + 1;
+	*len = (uint32) (w - buf);
+	ps->p = r + 1;
 	return true;
 }
 
@@ -1568,57 +1551,102 @@ void
 dc_json_append_string_len(StringInfo buf, const char *s, size_t len)
 {
 	const char *end = s + len;
-	const char *run = s;
+#ifdef USE_ASSERT_CHECKING
+	const char *orig = s;
+	int			start = buf->len;
+#endif
 
-	appendStringInfoCharMacro(buf, '"');
-	for (; s < end; s++)
+	/* room for the quotes and the bytes themselves; escapes enlarge more */
+	enlargeStringInfo(buf, (int) Min(len + 2, (size_t) MaxAllocSize));
+	buf->data[buf->len++] = '"';
+	while (s < end)
 	{
-		unsigned char c = (unsigned char) *s;
-		const char *esc;
-		char		hex[8];
+		const char *p = s;
+		unsigned char c;
+		char		esc[8];
+		int			esclen = 2;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		if (s > run)
-			appendBinaryStringInfo(buf, run, (int) (s - run));
-		run = s + 1;
+		/* the next byte escape_json changes, eight bytes at a time */
+		while (end - p >= 8)
+		{
+			uint64_t	m = dj_escape_mask(dj_load8((const unsigned char *) p));
+
+			if (m != 0)
+			{
+				p += dj_first_flagged(m);
+				break;
+			}
+			p += 8;
+		}
+		while (p < end && (unsigned char) *p >= 0x20 && *p != '"' && *p != '\\')
+			p++;
+		if (p > s)
+		{
+			if (buf->maxlen - buf->len <= p - s)
+				enlargeStringInfo(buf, (int) (p - s));
+			memcpy(buf->data + buf->len, s, p - s);
+			buf->len += (int) (p - s);
+		}
+		if (p >= end)
+			break;
+		c = (unsigned char) *p;
+		esc[0] = '\\';
 		switch (c)
 		{
 			case '\b':
-				esc = "\\b";
+				esc[1] = 'b';
 				break;
 			case '\f':
-				esc = "\\f";
+				esc[1] = 'f';
 				break;
 			case '\n':
-				esc = "\\n";
+				esc[1] = 'n';
 				break;
 			case '\r':
-				esc = "\\r";
+				esc[1] = 'r';
 				break;
 			case '\t':
-				esc = "\\t";
+				esc[1] = 't';
 				break;
 			case '"':
-				esc = "\\\"";
-				break;
 			case '\\':
-				esc = "\\\\";
+				esc[1] = (char) c;
 				break;
 			default:
 				/* "\\u%04x" of a control character */
-				memcpy(hex, "\\u00", 4);
-				hex[4] = "0123456789abcdef"[c >> 4];
-				hex[5] = "0123456789abcdef"[c & 0xF];
-				hex[6] = '\0';
-				esc = hex;
+				memcpy(esc + 1, "u00", 3);
+				esc[4] = "0123456789abcdef"[c >> 4];
+				esc[5] = "0123456789abcdef"[c & 0xF];
+				esclen = 6;
 				break;
 		}
-		appendStringInfoString(buf, esc);
+		if (buf->maxlen - buf->len <= esclen)
+			enlargeStringInfo(buf, esclen);
+		memcpy(buf->data + buf->len, esc, esclen);
+		buf->len += esclen;
+		s = p + 1;
 	}
-	if (s > run)
-		appendBinaryStringInfo(buf, run, (int) (s - run));
-	appendStringInfoCharMacro(buf, '"');
+	if (buf->maxlen - buf->len <= 1)
+		enlargeStringInfo(buf, 1);
+	buf->data[buf->len++] = '"';
+	buf->data[buf->len] = '\0';
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same text as escape_json gives for the NUL-free string */
+		StringInfoData ref;
+		char	   *copy = pnstrdup(orig, len);
+
+		initStringInfo(&ref);
+		if (strlen(copy) == len)
+		{
+			escape_json(&ref, copy);
+			Assert(ref.len == buf->len - start &&
+				   memcmp(ref.data, buf->data + start, ref.len) == 0);
+		}
+		pfree(ref.data);
+		pfree(copy);
+	}
+#endif
 }
 
 /* Append s (NUL-terminated) as a JSON string literal, as escape_json does. */

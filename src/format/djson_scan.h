@@ -54,6 +54,18 @@ dj_special_mask(uint64_t x)
 }
 
 /*
+ * Nonzero when some byte of x is one a JSON string must escape: a control
+ * byte (< 0x20), '"' or '\\' (bytes >= 0x80 are not flagged).
+ */
+static inline uint64_t
+dj_escape_mask(uint64_t x)
+{
+	uint64_t	less = (x - DJ_ONES * 0x20) & ~x;	/* some byte < 0x20 */
+
+	return (less | dj_has_byte(x, '"') | dj_has_byte(x, '\\')) & DJ_HIGHS;
+}
+
+/*
  * Index (0..7) of the first byte in memory order flagged by a nonzero mask
  * of the functions above.  Their lowest flagged byte is always a true match
  * (a borrow only spreads towards higher bytes), so on a little-endian
@@ -70,5 +82,14 @@ dj_first_flagged(uint64_t mask)
 	return 0;
 #endif
 }
+
+/*
+ * The byte a two-character escape backslash-c stands for, or 0 when c does
+ * not make one (\u escapes are not two-character escapes).
+ */
+static const unsigned char dj_escape_byte[256] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f',
+	['n'] = '\n', ['r'] = '\r', ['t'] = '\t'
+};
 
 #endif							/* DELTACC_DJSON_SCAN_H */
