@@ -542,7 +542,13 @@ static bool
 take_string(const char **pp, const char *end, char **out, const char **s,
 			int *len)
 {
-	if (*pp >= end || **pp != '"' || !fl_unescape_string(pp, end, *out, len))
+	const char *plain;
+
+	if (*pp >= end || **pp != '"')
+		return false;
+	if (fl_plain_string(pp, end, &plain, len))
+		memcpy(*out, plain, *len);	/* the usual path: no escapes */
+	else if (!fl_unescape_string(pp, end, *out, len))
 		return false;
 	*s = *out;
 	(*out)[*len] = '\0';
