@@ -30,6 +30,7 @@
 
 #include "lib/ilist.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -62,6 +63,7 @@ typedef struct CommitCacheEntry
 	DeltaCommit *commit;
 	void	   *extra;
 	Size		bytes;			/* accounted size */
+	struct CommitStatsSource *src;	/* stats texts not kept, or NULL */
 	int			pins;
 	bool		cached;			/* in the hash and the LRU list; else in
 								 * the graveyard */
@@ -147,6 +149,20 @@ ensure_cache(void)
 							 HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 }
 
+/* identity_of: the identity a stat result describes */
+static void
+identity_of(const struct stat *st, FileIdentity *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->size = st->st_size;
+	id->mtime_sec = (int64) st->st_mtim.tv_sec;
+	id->mtime_nsec = (int64) st->st_mtim.tv_nsec;
+	id->ctime_sec = (int64) st->st_ctim.tv_sec;
+	id->ctime_nsec = (int64) st->st_ctim.tv_nsec;
+}
+
 /*
  * file_identity: stat path; false when it cannot be stat'ed.
  */
@@ -157,14 +173,7 @@ file_identity(const char *path, FileIdentity *id)
 
 	if (stat(path, &st) != 0)
 		return false;
-	memset(id, 0, sizeof(*id));
-	id->dev = st.st_dev;
-	id->ino = st.st_ino;
-	id->size = st.st_size;
-	id->mtime_sec = (int64) st.st_mtim.tv_sec;
-	id->mtime_nsec = (int64) st.st_mtim.tv_nsec;
-	id->ctime_sec = (int64) st.st_ctim.tv_sec;
-	id->ctime_nsec = (int64) st.st_ctim.tv_nsec;
+	identity_of(&st, id);
 	return true;
 }
 
@@ -353,6 +362,7 @@ entry_ref(CommitCacheScope *scope, CommitCacheEntry *e)
 	ref->cxt = e->cxt;
 	ref->extra = &e->extra;
 	ref->entry = e;
+	ref->stats_src = e->src;
 	return ref;
 }
 
@@ -486,7 +496,34 @@ typedef struct FastReader
 	char	   *stats_at;		/* where stats_dest put the stats */
 	DeltaStatsPrescan *ps;		/* NULL: no prescan */
 	int			cap_hint;		/* first room for fast lines (0: none) */
+	/* stats texts the prescan answered are not kept (see CommitStatsSource) */
+	bool		defer;
+	bool		deferred;		/* fast_add: this line's text was not kept */
+	int64		line_off;		/* the line fast_add is given */
+	int64		line_no;
+	int64	   *def_off;		/* [cap_fast]: per fast line, where it is */
+	int64	   *def_line;
+	int32	   *def_len;		/* 0: its text kept, or none */
 } FastReader;
+
+/*
+ * Where the stats texts a commit did not keep are: per file, its line in
+ * the commit file (len 0: the text was kept, or there is none).  Only made
+ * for a file whose identity was taken before the read and that had been
+ * left alone for over a second (see too_recent), so that the identity
+ * tells whether the bytes are still the same; lives in the commit's
+ * context.
+ */
+typedef struct CommitStatsSource
+{
+	char	   *path;			/* the commit file */
+	char	   *name;			/* its name in the log, for messages */
+	FileIdentity id;
+	int			nfiles;
+	int64	   *off;			/* [nfiles] */
+	int64	   *line_no;
+	int32	   *len;
+} CommitStatsSource;
 
 /*
  * An add line is longer than this, so a file of n bytes holds fewer than
@@ -671,13 +708,26 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 				char	   *dest = stats_dest(r, end - p + 8);
 				const char *after;
 
-				if (r->ps != NULL &&
-					delta_stats_prescan_string(r->ps, r->n_fast, p, end, dest,
-											   &stats_len, &after, r->b.cxt))
+				if (r->ps != NULL && r->defer &&
+					delta_stats_prescan_string(r->ps, r->n_fast, p, end, NULL,
+											   NULL, &after, r->b.cxt))
+				{
+					/* valid; the text is kept only if some answer is missing */
+					if (delta_stats_prescan_ok(r->ps, r->n_fast))
+						r->deferred = true;
+					else if (!fl_unescape_string(&p, end, dest, &stats_len) ||
+							 p != after)
+						return false;	/* cannot happen: the same string */
+					p = after;
+				}
+				else if (r->ps != NULL && !r->defer &&
+						 delta_stats_prescan_string(r->ps, r->n_fast, p, end,
+													dest, &stats_len, &after,
+													r->b.cxt))
 					p = after;
 				else if (!fl_unescape_string(&p, end, dest, &stats_len))
 					return false;
-				stats = r->stats_at;
+				stats = r->deferred ? NULL : r->stats_at;
 			}
 			else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
 			{
@@ -788,7 +838,8 @@ str_same(const char *a, const char *b)
  * the fast decoding (assert-enabled builds).
  */
 static void
-assert_fast_matches_tree(const char *line, Size len, const DeltaFileAction *fa)
+assert_fast_matches_tree(const char *line, Size len, const DeltaFileAction *fa,
+						 bool deferred)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "deltacc fast add check",
@@ -814,7 +865,9 @@ assert_fast_matches_tree(const char *line, Size len, const DeltaFileAction *fa)
 	Assert(t->has_modification_time == fa->has_modification_time &&
 		   t->modification_time == fa->modification_time);
 	Assert(t->data_change == fa->data_change);
-	Assert(str_same(t->stats, fa->stats) && t->stats_parsed_json == NULL);
+	/* a text not kept: the file has one (commit_cache_stats_text reads it) */
+	Assert((deferred ? t->stats != NULL && fa->stats == NULL :
+			str_same(t->stats, fa->stats)) && t->stats_parsed_json == NULL);
 	Assert(t->tags_json == NULL && t->dv == NULL);
 	Assert(t->has_base_row_id == fa->has_base_row_id &&
 		   (!t->has_base_row_id || t->base_row_id == fa->base_row_id));
@@ -844,9 +897,18 @@ order_push(FastReader *r, bool fast, int index)
 	r->n_order++;
 }
 
-/* DeltaActionLineSkip: decode the line here when it is a common add */
+/* grow a fast-line array to r->cap_fast entries of size each */
+static void *
+fast_room(FastReader *r, void *arr, Size size)
+{
+	return arr == NULL ?
+		MemoryContextAllocHuge(r->b.cxt, size * r->cap_fast) :
+		repalloc_huge(arr, size * r->cap_fast);
+}
+
+/* DeltaActionLineTry: decode the line here when it is a common add */
 static bool
-fast_line(void *arg, const char *line, Size len)
+fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
 {
 	FastReader *r = (FastReader *) arg;
 
@@ -854,17 +916,28 @@ fast_line(void *arg, const char *line, Size len)
 	{
 		r->cap_fast = r->cap_fast == 0 ? Max(256, r->cap_hint) :
 			r->cap_fast * 2;
-		r->fast = r->fast == NULL ?
-			MemoryContextAllocHuge(r->b.cxt, sizeof(DeltaFileAction) * r->cap_fast) :
-			repalloc_huge(r->fast, sizeof(DeltaFileAction) * r->cap_fast);
+		r->fast = fast_room(r, r->fast, sizeof(DeltaFileAction));
+		if (r->defer)
+		{
+			r->def_off = fast_room(r, r->def_off, sizeof(int64));
+			r->def_line = fast_room(r, r->def_line, sizeof(int64));
+			r->def_len = fast_room(r, r->def_len, sizeof(int32));
+		}
 	}
 	if (r->ps != NULL)
 		delta_stats_prescan_forget(r->ps, r->n_fast);
+	r->deferred = false;
 	if (!fast_add(r, line, len, &r->fast[r->n_fast]))
 		return false;
 #ifdef USE_ASSERT_CHECKING
-	assert_fast_matches_tree(line, len, &r->fast[r->n_fast]);
+	assert_fast_matches_tree(line, len, &r->fast[r->n_fast], r->deferred);
 #endif
+	if (r->defer)
+	{
+		r->def_off[r->n_fast] = offset;
+		r->def_line[r->n_fast] = line_no;
+		r->def_len[r->n_fast] = r->deferred ? (int32) len : 0;
+	}
 	order_push(r, true, r->n_fast);
 	r->n_fast++;
 	return true;
@@ -894,7 +967,8 @@ slow_line(void *arg, const DjValue *action, int64 offset, int32 len,
  */
 static DeltaCommit *
 read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
-				 off_t size_hint)
+				 off_t size_hint, const char *path, const FileIdentity *id,
+				 CommitStatsSource **src)
 {
 	FastReader	r;
 	char	   *name;
@@ -907,16 +981,54 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
 	r.ps = ps;
+	r.defer = ps != NULL && id != NULL;
 	r.cap_hint = (int) Min(Max(size_hint, 0) / FAST_MIN_LINE + 1, FAST_MAX_HINT);
 	DeltaCommitBuilderInit(&r.b, version);
 	r.b.mode = DELTA_DECODE_ROW;
-	DeltaLogScanActionFileSkip(log, name, fast_line, slow_line, &r);
-	pfree(name);
+	DeltaLogScanActionFileTry(log, name, fast_line, slow_line, &r);
 	c = DeltaCommitBuilderFinish(&r.b);
 	if (r.ubuf)
 		pfree(r.ubuf);
+	*src = NULL;
 	if (r.n_fast == 0)
+	{
+		pfree(name);
 		return c;
+	}
+	if (r.defer)
+	{
+		CommitStatsSource *cs = palloc0(sizeof(CommitStatsSource));
+		int			n = c->n_files == 0 ? r.n_fast : r.n_order;
+		bool		any = false;
+
+		cs->path = pstrdup(path);
+		cs->name = name;
+		cs->id = *id;
+		cs->nfiles = n;
+		cs->off = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
+		cs->line_no = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
+		cs->len = palloc_extended(sizeof(int32) * n,
+								  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		for (k = 0; k < n; k++)
+		{
+			int			f = c->n_files == 0 ? k :
+				(r.order[k].fast ? r.order[k].index : -1);
+
+			if (f < 0)
+				continue;		/* a slow line: its text is kept */
+			cs->off[k] = r.def_off[f];
+			cs->line_no[k] = r.def_line[f];
+			cs->len[k] = r.def_len[f];
+			any |= r.def_len[f] > 0;
+		}
+		pfree(r.def_off);
+		pfree(r.def_line);
+		pfree(r.def_len);
+		if (any)
+			*src = cs;
+	}
+	if (*src == NULL)
+		pfree(name);
 	if (c->n_files == 0)
 	{
 		/* every file action was fast (the usual case): no copy */
@@ -1004,6 +1116,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	DeltaCommit *commit;
 	CommitCacheRef *ref;
 	CommitCacheEntry *e;
+	CommitStatsSource *src = NULL;
 
 	DeltaLogCheckCommitAvailable(log, version);
 	reap_graveyard();
@@ -1066,7 +1179,9 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		commit = read_commit_table_actions(log, version);
 	else
 		commit = read_commit_fast(log, version, ps,
-								  cacheable ? before.size : 0);
+								  cacheable ? before.size : 0, path,
+								  cacheable && !too_recent(&before) ?
+								  &before : NULL, &src);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&
@@ -1087,6 +1202,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			e->id = before;
 			e->cxt = tmp;
 			e->commit = commit;
+			e->src = src;
 			e->bytes = bytes;
 			item = hash_search(cache_hash, key, HASH_ENTER, &found);
 			Assert(!found);
@@ -1109,6 +1225,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	ref->cxt = tmp;
 	ref->extra = MemoryContextAllocZero(tmp, sizeof(void *));
 	ref->entry = NULL;
+	ref->stats_src = src;
 	pfree(name);
 	pfree(path);
 	return ref;
@@ -1135,6 +1252,141 @@ commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref)
 		drop_entry(e);
 		stat_evictions++;
 	}
+}
+
+/* ---------------------------------------------------------------------
+ * Stats texts not kept (see CommitStatsSource)
+ * ---------------------------------------------------------------------
+ */
+struct CommitStatsLoader
+{
+	CommitCacheRef *ref;
+	int			fd;				/* the commit file, -1 until needed */
+	int			loaded;			/* texts read again so far */
+	MemoryContextCallback close_cb;
+};
+
+/* memory context reset callback: close the loader's file */
+static void
+loader_close_cb(void *arg)
+{
+	CommitStatsLoader *ld = (CommitStatsLoader *) arg;
+
+	if (ld->fd >= 0)
+		CloseTransientFile(ld->fd);
+	ld->fd = -1;
+}
+
+/*
+ * commit_cache_stats_loader: see commit_cache.h.
+ */
+CommitStatsLoader *
+commit_cache_stats_loader(CommitCacheRef *ref)
+{
+	CommitStatsLoader *ld;
+
+	if (ref->stats_src == NULL)
+		return NULL;
+	ld = palloc0(sizeof(CommitStatsLoader));
+	ld->ref = ref;
+	ld->fd = -1;
+	ld->close_cb.func = loader_close_cb;
+	ld->close_cb.arg = ld;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &ld->close_cb);
+	return ld;
+}
+
+/* the file changed since it was read: nothing read from it now is used */
+static void
+loader_changed(const CommitStatsSource *src)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta log file \"%s\" changed while it was being read",
+				   src->name),
+			errdetail("The conflict check read it again for statistics it had not kept."));
+}
+
+/*
+ * commit_cache_stats_text: see commit_cache.h.  The line is read again and
+ * decoded by the parse tree (the slow, general decoder); the commit file
+ * must still have the identity taken before it was first read, and the
+ * line must still be the add of the same path.
+ */
+const char *
+commit_cache_stats_text(void *loader, int i)
+{
+	CommitStatsLoader *ld = (CommitStatsLoader *) loader;
+	CommitCacheRef *ref = ld->ref;
+	CommitStatsSource *src = ref->stats_src;
+	DeltaFileAction *fa;
+	MemoryContext tmp;
+	MemoryContext old;
+	DeltaErrorPosition errpos;
+	DeltaCommitBuilder b;
+	DjValue		v;
+	char	   *line;
+	char	   *text;
+
+	Assert(i >= 0 && i < ref->commit->n_files);
+	fa = &ref->commit->files[i];
+	if (fa->stats != NULL || fa->stats_parsed_json != NULL)
+		return fa->stats ? fa->stats : fa->stats_parsed_json;
+	if (i >= src->nfiles || src->len[i] <= 0)
+		return NULL;			/* the file has no statistics */
+	if (ld->fd < 0)
+	{
+		struct stat st;
+		FileIdentity now;
+
+		ld->fd = OpenTransientFile(src->path, O_RDONLY | PG_BINARY);
+		if (ld->fd < 0)
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not open Delta log file \"%s\": %m", src->name));
+		if (fstat(ld->fd, &st) != 0)
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not stat Delta log file \"%s\": %m", src->name));
+		identity_of(&st, &now);
+		if (!same_identity(&src->id, &now))
+			loader_changed(src);
+	}
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc stats text",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	line = palloc(src->len[i]);
+	if (DeltaReadAtMost(ld->fd, line, src->len[i], (off_t) src->off[i],
+						"Delta log file", src->name) != (Size) src->len[i])
+		loader_changed(src);
+	DeltaErrorContextPush(&errpos, src->name);
+	errpos.line = src->line_no[i];
+	v = DeltaLogParseLine(line, src->len[i]);
+	DeltaCommitBuilderInit(&b, fa->version);
+	b.mode = DELTA_DECODE_ROW;
+	DeltaDecodeAction(&b, &v);
+	DeltaErrorContextPop(&errpos);
+	if (b.n_files != 1 || b.files[0].kind != DELTA_FILE_ADD ||
+		strcmp(b.files[0].path, fa->path) != 0 || b.files[0].stats == NULL)
+		loader_changed(src);
+	text = MemoryContextStrdup(ref->cxt, b.files[0].stats);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+	fa->stats = text;			/* kept from now on */
+	ld->loaded++;
+	return text;
+}
+
+/*
+ * commit_cache_stats_loader_close: see commit_cache.h.
+ */
+int
+commit_cache_stats_loader_close(CommitStatsLoader *ld)
+{
+	if (ld == NULL)
+		return 0;
+	loader_close_cb(ld);
+	return ld->loaded;
 }
 
 /*

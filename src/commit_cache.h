@@ -52,6 +52,7 @@ typedef struct CommitCacheRef
 	MemoryContext cxt;			/* owns commit; allocate extras here */
 	void	  **extra;			/* the caller's attachment slot */
 	struct CommitCacheEntry *entry; /* NULL when not cached */
+	struct CommitStatsSource *stats_src;	/* NULL: every stats text kept */
 } CommitCacheRef;
 
 /*
@@ -78,6 +79,11 @@ struct DeltaStatsPrescan;		/* stats.h */
  * commit_cache_get, and when the commit is read now (not served from the
  * cache) its add lines' stats strings prescanned into ps (see stats.h;
  * reset by the caller before, finished here).  ps may be NULL.
+ *
+ * The stats text of a file whose every column the prescan answered is not
+ * kept (when the file's identity could be taken): its stats field is NULL
+ * although the file has statistics.  Whoever needs such a text asks
+ * commit_cache_stats_text, which reads it again from the commit file.
  */
 extern CommitCacheRef *commit_cache_get_prescan(CommitCacheScope *scope,
 												DeltaLog *log, int64 version,
@@ -100,6 +106,31 @@ extern CommitCacheRef *commit_cache_get_table_actions(CommitCacheScope *scope,
  * the total exceeds the limit.
  */
 extern void commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref);
+
+/*
+ * Loading the stats texts the commit did not keep (see
+ * commit_cache_get_prescan): a loader for ref, in CurrentMemoryContext
+ * (the commit file stays open while it lives, closed when that context is
+ * reset or deleted); NULL when ref kept every text.
+ */
+typedef struct CommitStatsLoader CommitStatsLoader;
+
+extern CommitStatsLoader *commit_cache_stats_loader(CommitCacheRef *ref);
+
+/*
+ * The stats text of file i of the loader's commit (a DeltaStatsTextFn, arg
+ * the loader): the kept text, or the one read again from the commit file
+ * and kept from now on (allocated in ref->cxt; the caller accounts for it
+ * with commit_cache_ref_grown), or NULL when the file has none.  ERROR
+ * (ERRCODE_DATA_CORRUPTED) when the file is no longer the one read.
+ */
+extern const char *commit_cache_stats_text(void *loader, int i);
+
+/*
+ * Close the loader's file now (it may still load: the file is opened
+ * again); returns how many texts it read again (NULL loader: 0).
+ */
+extern int	commit_cache_stats_loader_close(CommitStatsLoader *ld);
 
 /* Counters, for deltacc.commit_cache_stats(). */
 typedef struct CommitCacheStats

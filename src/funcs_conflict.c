@@ -93,6 +93,8 @@ typedef struct ReadBinding
 	int		   *memo_keylen[2];
 	uint8	  **memo;			/* [read] */
 	int			reads_n;
+	CommitStatsLoader *loader;	/* the winner's stats texts not kept, or
+								 * NULL */
 } ReadBinding;
 
 static bool
@@ -154,6 +156,12 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 	}
 	if (rb->cached_file != file)
 	{
+		/* a text the cached winner did not keep is read again first */
+		if (rb->loader != NULL && rb->winner != NULL &&
+			file >= rb->winner->files &&
+			file < rb->winner->files + rb->winner->n_files)
+			(void) commit_cache_stats_text(rb->loader,
+										   (int) (file - rb->winner->files));
 		rb->cached_stats = delta_readset_decode_stats(rb->rs, file);
 		rb->cached_file = file;
 	}
@@ -632,6 +640,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rb.hdr = NULL;
 		rb.winner = winner;
 		rb.fast_file = NULL;
+		rb.loader = commit_cache_stats_loader(ref);
 		if (mode != CONFLICT_MODE_PARTITION)
 		{
 			/* numRecords (row level) and the read columns, decoded once */
@@ -639,7 +648,9 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 
 			cs = delta_commit_stats_ensure_pre((DeltaCommitStats *) *ref->extra,
 											   winner, rb.ncols, rb.col_field,
-											   rb.colvals, ref->cxt, ps);
+											   rb.colvals, ref->cxt, ps,
+											   rb.loader ? commit_cache_stats_text : NULL,
+											   rb.loader);
 			if (ps != NULL)
 				delta_stats_prescan_reset(ps);	/* answers copied */
 			*ref->extra = cs;
@@ -660,6 +671,10 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rb.cached_file = NULL;
 		conflict_check_winner(&table, &loser, &reads, mode, winner,
 							  &cur_md, &cur_proto, result);
+		/* texts read again for reasons now belong to the entry */
+		if (commit_cache_stats_loader_close(rb.loader) > 0)
+			commit_cache_ref_grown(scope, ref);
+		rb.loader = NULL;
 	}
 	return result;
 }

@@ -1416,7 +1416,8 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 	sc->has_min_obj = ps->shape_min_obj;
 	sc->has_max_obj = ps->shape_max_obj;
 	sc->has_nc_obj = ps->shape_nc_obj;
-	*outlen = (int) olen;
+	if (out != NULL)
+		*outlen = (int) olen;
 	*after = base + consumed + 1;
 	return true;
 }
@@ -1525,9 +1526,12 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 			sc.p >= end || *sc.p != '"')
 			return false;
 		/* the rest of the string (after the last escaped quote) */
-		memcpy(sc.out, sc.copied, sc.p - sc.copied);
-		sc.out += sc.p - sc.copied;
-		*outlen = (int) (sc.out - out);
+		if (out != NULL)
+		{
+			memcpy(sc.out, sc.copied, sc.p - sc.copied);
+			sc.out += sc.p - sc.copied;
+			*outlen = (int) (sc.out - out);
+		}
 		*after = sc.p + 1;
 		prescan_build_shape(ps, &sc, p + 1, sc.p);
 	}
@@ -1546,6 +1550,15 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 	}
 	ps->ok[index] = true;
 	return true;
+}
+
+/*
+ * delta_stats_prescan_ok: see stats.h.
+ */
+bool
+delta_stats_prescan_ok(const DeltaStatsPrescan *ps, int index)
+{
+	return index >= 0 && index < ps->cap && ps->ok[index];
 }
 
 /*
@@ -1811,7 +1824,7 @@ delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
 						  DeltaLeafStats **vals_out, MemoryContext cxt)
 {
 	return delta_commit_stats_ensure_pre(cs, commit, ncols, fields, vals_out,
-										 cxt, NULL);
+										 cxt, NULL, NULL, NULL);
 }
 
 /*
@@ -1824,7 +1837,8 @@ DeltaCommitStats *
 delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 							  int ncols, const DeltaField *const *fields,
 							  DeltaLeafStats **vals_out, MemoryContext cxt,
-							  const DeltaStatsPrescan *pre)
+							  const DeltaStatsPrescan *pre,
+							  DeltaStatsTextFn text_fn, void *text_arg)
 {
 	bool		use_pre;
 	MemoryContext old;
@@ -1932,21 +1946,21 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 		const DjValue *nullc;
 
 		CHECK_FOR_INTERRUPTS();
-		if (json == NULL)
-		{
-			if (hdr)
-				hdr[i].tight_bounds = -1;
-			continue;
-		}
 		for (j = 0; j < nnew; j++)
 			outs[j] = &newcols[j]->vals[i];
 		if (use_pre && i < pre->cap && pre->ok[i])
 		{
-			/* scanned while the line was read (byval integers: no copy) */
+			/*
+			 * Scanned while the line was read (byval integers: no copy);
+			 * the text itself may not have been kept (text_fn loads it).
+			 */
 			h = pre->hdr[i];
 			for (j = 0; j < nnew; j++)
 				*outs[j] = pre->vals[j][i];
 #ifdef USE_ASSERT_CHECKING
+			if (json == NULL && text_fn != NULL)
+				json = text_fn(text_arg, i);
+			Assert(json != NULL);
 			MemoryContextSwitchTo(scratch);
 			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
 			MemoryContextSwitchTo(cxt);
@@ -1957,6 +1971,14 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 			fa->num_records = h.num_records;
 			if (h.tight_bounds >= 0)
 				fa->tight_bounds = h.tight_bounds;
+			continue;
+		}
+		if (json == NULL && text_fn != NULL)
+			json = text_fn(text_arg, i);
+		if (json == NULL)
+		{
+			if (hdr)
+				hdr[i].tight_bounds = -1;
 			continue;
 		}
 		MemoryContextSwitchTo(scratch);

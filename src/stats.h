@@ -165,16 +165,20 @@ extern void delta_stats_prescan_forget(DeltaStatsPrescan *ps, int index);
 /*
  * Scan the JSON string at p (the opening quote, in an add line ending at
  * end) that holds a stats text: true when it is valid and of the common
- * shape; then out (room for end - p + 9 bytes) holds the unescaped text,
- * *outlen its length (no NUL written), *after the byte after the closing
- * quote, and the file's answers are remembered at index when every column
- * decoded.  False: nothing is known (out may hold garbage).  The answer
- * arrays grow in cxt.
+ * shape; then out (room for end - p + 9 bytes; NULL: the text is not
+ * wanted) holds the unescaped text, *outlen its length (no NUL written;
+ * untouched when out is NULL), *after the byte after the closing quote,
+ * and the file's answers are remembered at index when every column
+ * decoded (delta_stats_prescan_ok).  False: nothing is known (out may hold
+ * garbage).  The answer arrays grow in cxt.
  */
 extern bool delta_stats_prescan_string(DeltaStatsPrescan *ps, int index,
 									   const char *p, const char *end,
 									   char *out, int *outlen,
 									   const char **after, MemoryContext cxt);
+
+/* Were the answers of the line at index remembered (every column decoded)? */
+extern bool delta_stats_prescan_ok(const DeltaStatsPrescan *ps, int index);
 
 /*
  * The commit's files are known: nfiles of them, map[i] the prescan index
@@ -184,8 +188,17 @@ extern void delta_stats_prescan_finish(DeltaStatsPrescan *ps, int nfiles,
 									   const int *map);
 
 /*
+ * The statistics text of file i of a commit whose texts were not all kept
+ * (NULL: the file has none); see delta_commit_stats_ensure_pre.
+ */
+typedef const char *(*DeltaStatsTextFn) (void *arg, int i);
+
+/*
  * delta_commit_stats_ensure taking the prescan's answers (pre may be NULL,
- * or unfinished: then it is not used).
+ * or unfinished: then it is not used).  text_fn (may be NULL): asked for
+ * the text of a file whose stats and stats_parsed_json are both NULL when
+ * that text is needed (a file the prescan answered needs none, except in
+ * assert-enabled builds, which check the answer against it).
  */
 extern DeltaCommitStats *delta_commit_stats_ensure_pre(DeltaCommitStats *cs,
 													   DeltaCommit *commit,
@@ -193,7 +206,9 @@ extern DeltaCommitStats *delta_commit_stats_ensure_pre(DeltaCommitStats *cs,
 													   const DeltaField *const *fields,
 													   DeltaLeafStats **vals_out,
 													   MemoryContext cxt,
-													   const DeltaStatsPrescan *pre);
+													   const DeltaStatsPrescan *pre,
+													   DeltaStatsTextFn text_fn,
+													   void *text_arg);
 
 /*
  * Parse one partition value (the string form of §1.8) for field f.  Sets

@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 struct JsPiece
 {
 	size_t		lit_off;		/* the literal before the slot, in the model */
@@ -45,6 +49,23 @@ js_plain_init(void)
 	js_plain_ready = true;
 }
 
+#if defined(__SSE2__) && defined(__GNUC__)
+/* bit i set: byte i of the sixteen at p is not plain (js_plain_tab) */
+static inline unsigned
+js_special16(const unsigned char *p)
+{
+	__m128i		v = _mm_loadu_si128((const __m128i *) p);
+	/* signed: below 0x20, or 0x80 and above */
+	__m128i		ctl = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+	__m128i		del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
+	__m128i		quo = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+	__m128i		bsl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+
+	return (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ctl, del),
+													 _mm_or_si128(quo, bsl)));
+}
+#endif
+
 /* the first byte at or after p that is not plain (or end) */
 static inline const char *
 js_plain_run(const char *p, const char *end)
@@ -52,6 +73,16 @@ js_plain_run(const char *p, const char *end)
 	const unsigned char *q = (const unsigned char *) p;
 	const unsigned char *e = (const unsigned char *) end;
 
+#if defined(__SSE2__) && defined(__GNUC__)
+	while (e - q >= 16)
+	{
+		unsigned	m = js_special16(q);
+
+		if (m != 0)
+			return (const char *) q + __builtin_ctz(m);
+		q += 16;
+	}
+#endif
 	while (e - q >= 4 && js_plain_tab[q[0]] && js_plain_tab[q[1]] &&
 		   js_plain_tab[q[2]] && js_plain_tab[q[3]])
 		q += 4;

@@ -61,3 +61,20 @@ SELECT p, string_to_array(slow, ',') @> ARRAY['m14_string_where_number.parquet',
                                              'm32_trailing_garbage.parquet',
                                              'm40_truncated.parquet'] AS unusable_kept
   FROM tmpl WHERE p = 'id < -10';
+
+-- statistics texts not kept: a commit cached by a read on id alone keeps
+-- no texts for the lines whose id statistics the prescan answered; a
+-- later read on other columns reads them again from the commit file and
+-- must answer as with the cache off (where every text is kept)
+SET deltacc.commit_cache_size = 0;
+CREATE TEMP TABLE nocache AS
+SELECT p, pg_temp.slow(p) AS slow, pg_temp.fast(p) AS fast
+  FROM unnest(ARRAY['i > 2', 'i < 1', 'id > 70 AND i = 1', 's < ''b''',
+                    's > ''zz''', 'id < 3 OR s = ''a''']) AS p;
+RESET deltacc.commit_cache_size;
+SELECT count(*) > 0 AS cached_by_id
+  FROM deltacc.conflicts(current_setting('deltacc_test.t'), 0, '{id < 5}', pg_temp.loser(),
+                         read_files => '{}', mode => 'stats');
+SELECT n.p, n.fast = pg_temp.fast(n.p) AS fast_same, n.slow = pg_temp.slow(n.p) AS slow_same,
+       n.fast = n.slow AS fast_is_slow
+  FROM nocache n ORDER BY n.p;
