@@ -23,6 +23,10 @@
 #include "json_util.h"
 #include "djson_scan.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Largest string a jsonb container entry can hold. */
 #define DC_JSONB_MAX_STRING ((Size) JENTRY_OFFLENMASK)
 
@@ -1088,6 +1092,30 @@ fj_string(FjParser *ps, const char **str, uint32 *len)
 	{
 		unsigned char c;
 
+#ifdef __SSE2__
+		if (limit - r >= 16)
+		{
+			/* signed compare: bytes >= 0x80 are below 0x20 too */
+			__m128i		x = _mm_loadu_si128((const __m128i *) r);
+			int			m = _mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+										  _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+							 _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))));
+
+			_mm_storeu_si128((__m128i *) w, x); /* only the bytes before a
+												 * special one count */
+			if (m == 0)
+			{
+				r += 16;
+				w += 16;
+				continue;
+			}
+			m = __builtin_ctz(m);
+			r += m;
+			w += m;
+		}
+		else
+#endif
 		if (limit - r >= 8)
 		{
 			uint64_t	x = dj_load8(r);
