@@ -322,7 +322,6 @@ decode_dv(DeltaCommitBuilder *b, const DjValue *v, const char *action)
 	DeltaDV    *dv;
 	const DjValue *f;
 	char	   *st;
-	char	   *uid;
 
 	if (v->type != DJ_OBJECT)
 		type_error(action, "deletionVector", "an object", v);
@@ -352,10 +351,20 @@ decode_dv(DeltaCommitBuilder *b, const DjValue *v, const char *action)
 							   "deletionVector", "cardinality");
 	if (dv->cardinality < 0)
 		field_error("deletionVector", "cardinality", "must not be negative");
-	uid = DeltaDVUniqueId(dv);
+	DeltaDVSetUniqueId(b, dv);
+	return dv;
+}
+
+/*
+ * See actions.h: dv->unique_id (DeltaDVUniqueId) copied into b's strings.
+ */
+void
+DeltaDVSetUniqueId(DeltaCommitBuilder *b, DeltaDV *dv)
+{
+	char	   *uid = DeltaDVUniqueId(dv);
+
 	dv->unique_id = bstrdup(b, uid);
 	pfree(uid);
-	return dv;
 }
 
 /*
@@ -433,6 +442,21 @@ new_file(DeltaCommitBuilder *b)
 	return fa;
 }
 
+/*
+ * See actions.h: a new zeroed file action of 'kind' at the end of b's files,
+ * with the defaults decode_file starts from.
+ */
+DeltaFileAction *
+DeltaCommitBuilderNewFile(DeltaCommitBuilder *b, DeltaFileKind kind)
+{
+	DeltaFileAction *fa = new_file(b);
+
+	fa->kind = kind;
+	fa->version = b->version;
+	fa->tight_bounds = -1;
+	return fa;
+}
+
 /* Decode add / remove / cdc. */
 static void
 decode_file(DeltaCommitBuilder *b, const DjValue *v, DeltaFileKind kind,
@@ -443,10 +467,7 @@ decode_file(DeltaCommitBuilder *b, const DjValue *v, DeltaFileKind kind,
 
 	if (v->type != DJ_OBJECT)
 		type_error(action, "(action)", "an object", v);
-	fa = new_file(b);
-	fa->kind = kind;
-	fa->version = b->version;
-	fa->tight_bounds = -1;
+	fa = DeltaCommitBuilderNewFile(b, kind);
 	fa->path = req_string(b, v, action, "path");
 	if (fa->path[0] == '\0')
 		field_error(action, "path", "is empty");
@@ -846,4 +867,77 @@ DeltaDecodeActionArray(const DjValue *array, int64 version)
 	error_context_stack = cb.previous;
 	c = DeltaCommitBuilderFinish(&b);
 	return c;
+}
+
+/* NULL-safe string equality (both NULL counts as equal). */
+static bool
+str_equal(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/*
+ * See actions.h: the name of the first field in which a and b differ, or
+ * NULL when they are equal field by field.  Allocates nothing.
+ */
+const char *
+DeltaFileActionDiff(const DeltaFileAction *a, const DeltaFileAction *b)
+{
+	int			i;
+
+	if (a->kind != b->kind)
+		return "kind";
+	if (!str_equal(a->path, b->path))
+		return "path";
+	if (a->pv.n != b->pv.n || a->pv.is_null_map != b->pv.is_null_map)
+		return "partitionValues";
+	for (i = 0; i < a->pv.n; i++)
+		if (!str_equal(a->pv.keys[i], b->pv.keys[i]) ||
+			!str_equal(a->pv.values[i], b->pv.values[i]))
+			return "partitionValues";
+	if (a->has_size != b->has_size || a->size != b->size)
+		return "size";
+	if (a->has_modification_time != b->has_modification_time ||
+		a->modification_time != b->modification_time)
+		return "modificationTime";
+	if (a->data_change != b->data_change)
+		return "dataChange";
+	if (a->has_deletion_timestamp != b->has_deletion_timestamp ||
+		a->deletion_timestamp != b->deletion_timestamp)
+		return "deletionTimestamp";
+	if (a->extended_file_metadata != b->extended_file_metadata)
+		return "extendedFileMetadata";
+	if (!str_equal(a->stats, b->stats))
+		return "stats";
+	if (!str_equal(a->stats_parsed_json, b->stats_parsed_json))
+		return "stats_parsed";
+	if (!str_equal(a->tags_json, b->tags_json))
+		return "tags";
+	if ((a->dv == NULL) != (b->dv == NULL))
+		return "deletionVector";
+	if (a->dv != NULL &&
+		(a->dv->storage_type != b->dv->storage_type ||
+		 !str_equal(a->dv->path_or_inline, b->dv->path_or_inline) ||
+		 a->dv->has_offset != b->dv->has_offset ||
+		 a->dv->offset != b->dv->offset ||
+		 a->dv->size_in_bytes != b->dv->size_in_bytes ||
+		 a->dv->cardinality != b->dv->cardinality ||
+		 !str_equal(a->dv->unique_id, b->dv->unique_id)))
+		return "deletionVector";
+	if (a->has_base_row_id != b->has_base_row_id ||
+		a->base_row_id != b->base_row_id)
+		return "baseRowId";
+	if (a->has_default_row_commit_version != b->has_default_row_commit_version ||
+		a->default_row_commit_version != b->default_row_commit_version)
+		return "defaultRowCommitVersion";
+	if (a->has_num_records != b->has_num_records ||
+		a->num_records != b->num_records)
+		return "numRecords";
+	if (a->tight_bounds != b->tight_bounds)
+		return "tightBounds";
+	if (a->version != b->version)
+		return "version";
+	return NULL;
 }

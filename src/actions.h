@@ -124,4 +124,18 @@ extern void DeltaFileSetStats(DeltaCommitBuilder *b, DeltaFileAction *fa,
 /* Unique id of a DV: storageType + pathOrInlineDv [+ "@" offset] (palloc'd). */
 extern char *DeltaDVUniqueId(const DeltaDV *dv);
 
+/*
+ * Added by ckdirect (direct Parquet checkpoint decoding):
+ * DeltaCommitBuilderNewFile appends a zeroed file action of 'kind' to b
+ * (version = b->version, tight_bounds = -1, as DeltaDecodeAction starts
+ * one); DeltaDVSetUniqueId sets dv->unique_id (DeltaDVUniqueId) in b's
+ * memory; DeltaFileActionDiff names the first field in which two file
+ * actions differ, or returns NULL when they are equal.
+ */
+extern DeltaFileAction *DeltaCommitBuilderNewFile(DeltaCommitBuilder *b,
+												  DeltaFileKind kind);
+extern void DeltaDVSetUniqueId(DeltaCommitBuilder *b, DeltaDV *dv);
+extern const char *DeltaFileActionDiff(const DeltaFileAction *a,
+									   const DeltaFileAction *b);
+
 #endif							/* DELTACC_ACTIONS_H */

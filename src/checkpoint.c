@@ -69,13 +69,23 @@ ckpt_pq_error(const PqError *err)
 }
 
 /*
+ * Whether a Parquet string value is valid UTF-8 without NUL bytes.
+ * Allocates nothing.
+ */
+static inline bool
+pq_string_ok(const PqValue *v)
+{
+	return pg_verify_mbstr(PG_UTF8, (const char *) v->u.bytes, (int) v->len, true);
+}
+
+/*
  * Check that a Parquet string value is valid UTF-8 without NUL bytes
  * (ERRCODE_DATA_CORRUPTED otherwise).  Allocates nothing.
  */
 static void
 check_pq_string(const PqValue *v)
 {
-	if (!pg_verify_mbstr(PG_UTF8, (const char *) v->u.bytes, (int) v->len, true))
+	if (!pq_string_ok(v))
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("invalid UTF-8 string in checkpoint column \"%s\"",
@@ -108,11 +118,17 @@ append_pq_string(StringInfo buf, const PqValue *v)
 }
 
 /*
- * Raise the errors append_pq_value would raise for v, without rendering it
- * (for values a row's JSON leaves out but that were always checked).
+ * Value kinds append_pq_value renders without any check (all the kinds up
+ * to PQV_TIMESTAMP but strings, see PqValueKind).
  */
-static void
-check_pq_value(const PqValue *v)
+#define PQ_KIND_UNCHECKED(k) ((k) <= PQV_TIMESTAMP && (k) != PQV_STRING)
+
+/*
+ * Whether append_pq_value would render v without an error.  With 'raise',
+ * raise that error instead of returning false.  Allocates nothing.
+ */
+static bool
+pq_value_ok(const PqValue *v, bool raise)
 {
 	uint32		i;
 
@@ -129,35 +145,49 @@ check_pq_value(const PqValue *v)
 		case PQV_DECIMAL:
 		case PQV_DATE:
 		case PQV_TIMESTAMP:
-			break;
+			return true;
 		case PQV_STRING:
-			check_pq_string(v);
-			break;
+			if (raise)
+				check_pq_string(v);
+			return pq_string_ok(v);
 		case PQV_STRUCT:
-			for (i = 0; i < v->len; i++)
-				if (v->u.items[i].kind != PQV_NULL)
-					check_pq_value(&v->u.items[i]);
-			break;
 		case PQV_LIST:
+			/* items of the unchecked kinds (nulls too) are skipped inline */
 			for (i = 0; i < v->len; i++)
-				check_pq_value(&v->u.items[i]);
-			break;
+				if (!PQ_KIND_UNCHECKED(v->u.items[i].kind) &&
+					!pq_value_ok(&v->u.items[i], raise))
+					return false;
+			return true;
 		case PQV_MAP:
 			for (i = 0; i < v->len; i++)
 			{
 				const PqValue *k = &v->u.map.keys[i];
 
-				check_map_key(k);
-				check_pq_string(k);
-				check_pq_value(&v->u.map.values[i]);
+				if (raise)
+					check_map_key(k);
+				if (k->kind != PQV_STRING || !pq_value_ok(k, raise) ||
+					!pq_value_ok(&v->u.map.values[i], raise))
+					return false;
 			}
-			break;
+			return true;
 		default:
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("unexpected Parquet value kind %d in checkpoint",
-						   (int) v->kind));
+			if (raise)
+				ereport(ERROR,
+						errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("unexpected Parquet value kind %d in checkpoint",
+							   (int) v->kind));
+			return false;
 	}
+}
+
+/*
+ * Raise the errors append_pq_value would raise for v, without rendering it
+ * (for values a row's JSON leaves out but that were always checked).
+ */
+static void
+check_pq_value(const PqValue *v)
+{
+	(void) pq_value_ok(v, true);
 }
 
 /*
@@ -443,34 +473,44 @@ stats_parsed_fields(DeltaFileAction *fa, const PqValue *sp)
 }
 
 /*
- * Decode one checkpoint row into b (b->mode says how much of a file is
- * kept).  The row's JSON rendering is built in row_cxt and parsed into
- * arena (both scratch for the caller to reset).
+ * Put the statistics of add struct 'add' that has no "stats" string into
+ * fa (the file just decoded from it): add.stats_parsed, when it is a
+ * struct, rendered as JSON text into fa->stats_parsed_json (b's context),
+ * with numRecords / tightBounds.  The rendering is built in row_cxt.
  */
 static void
-decode_ckpt_row(DeltaCommitBuilder *b, const PqValue *row,
-				MemoryContext row_cxt, DcArena *arena)
+set_stats_parsed(DeltaCommitBuilder *b, DeltaFileAction *fa,
+				 const PqValue *add, MemoryContext row_cxt)
 {
-	const PqValue *add;
-	const PqValue *stats;
-	int			n_before;
-	DjValue		action;
-	uint32		i;
+	const PqValue *sp = pq_struct_get(add, "stats_parsed");
 	StringInfoData buf;
 	MemoryContext old;
 
-	if (row->kind != PQV_STRUCT)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("checkpoint row is not a struct"));
-
-	/* a row with only nulls: a remove, commitInfo or other unprojected action */
-	for (i = 0; i < row->len; i++)
-		if (row->u.items[i].kind != PQV_NULL)
-			break;
-	if (i == row->len)
+	if (sp == NULL || sp->kind != PQV_STRUCT)
 		return;
-	add = row_add_struct(row);
+	old = MemoryContextSwitchTo(row_cxt);
+	initStringInfo(&buf);
+	append_pq_value(&buf, sp, false);
+	MemoryContextSwitchTo(old);
+	fa->stats_parsed_json = MemoryContextStrdup(b->cxt, buf.data);
+	stats_parsed_fields(fa, sp);
+}
+
+/*
+ * Decode one checkpoint row the general way: render it as its JSON action
+ * object in row_cxt, parse that into arena (both scratch for the caller to
+ * reset) and decode it with DeltaDecodeAction.  add is row_add_struct(row).
+ */
+static void
+decode_rendered_row(DeltaCommitBuilder *b, const PqValue *row,
+					const PqValue *add, MemoryContext row_cxt, DcArena *arena)
+{
+	const PqValue *stats;
+	int			n_before;
+	DjValue		action;
+	StringInfoData buf;
+	MemoryContext old;
+
 	old = MemoryContextSwitchTo(row_cxt);
 	initStringInfo(&buf);
 	append_row(&buf, row, add, &stats);
@@ -486,20 +526,416 @@ decode_ckpt_row(DeltaCommitBuilder *b, const PqValue *row,
 		DeltaFileSetStats(b, &b->files[b->n_files - 1],
 						  (const char *) stats->u.bytes, stats->len);
 	if (add != NULL && b->files[b->n_files - 1].stats == NULL)
-	{
-		const PqValue *sp = pq_struct_get(add, "stats_parsed");
+		set_stats_parsed(b, &b->files[b->n_files - 1], add, row_cxt);
+}
 
-		if (sp != NULL && sp->kind == PQV_STRUCT)
+/*
+ * The direct decoder of add rows (decode_add_direct) works from the
+ * Parquet values of the add struct.  AddShape caches, per file, which of
+ * the fields decode_file reads each child of the add struct is (matched by
+ * schema node, so rows cost no name comparisons); it is reset whenever a
+ * file is opened.
+ */
+typedef enum AddField
+{
+	AF_PATH,
+	AF_PARTITION_VALUES,
+	AF_SIZE,
+	AF_MODIFICATION_TIME,
+	AF_DATA_CHANGE,
+	AF_STATS,
+	AF_TAGS,
+	AF_DELETION_VECTOR,
+	AF_BASE_ROW_ID,
+	AF_DEFAULT_ROW_COMMIT_VERSION,
+	AF_STATS_PARSED,
+	AF_PARTITION_VALUES_PARSED,
+	AF_N
+} AddField;
+
+static const char *const add_field_names[AF_N] = {
+	"path", "partitionValues", "size", "modificationTime", "dataChange",
+	"stats", "tags", "deletionVector", "baseRowId",
+	"defaultRowCommitVersion", "stats_parsed", "partitionValues_parsed"
+};
+
+#define ADD_SHAPE_MAX 32
+
+typedef struct AddShape
+{
+	uint32		n;				/* children cached (0: nothing yet) */
+	bool		usable;			/* no known name twice */
+	const PqSchemaNode *nodes[ADD_SHAPE_MAX];
+	int8		field[ADD_SHAPE_MAX];	/* AddField, -1 for other children */
+} AddShape;
+
+/*
+ * Whether shape describes the children of add, (re)building it when they
+ * come from other schema nodes.  False (decode the row the general way)
+ * for more children than the cache holds or a known name seen twice.
+ */
+static bool
+add_shape_match(AddShape *shape, const PqValue *add)
+{
+	uint32		i;
+	int			k;
+	bool		seen[AF_N];
+
+	if (add->len == 0 || add->len > ADD_SHAPE_MAX)
+		return false;
+	if (shape->n == add->len)
+	{
+		for (i = 0; i < add->len; i++)
+			if (add->u.items[i].node != shape->nodes[i])
+				break;
+		if (i == add->len)
+			return shape->usable;
+	}
+	memset(seen, 0, sizeof(seen));
+	shape->n = add->len;
+	shape->usable = true;
+	for (i = 0; i < add->len; i++)
+	{
+		const PqSchemaNode *node = add->u.items[i].node;
+
+		shape->nodes[i] = node;
+		shape->field[i] = -1;
+		if (node == NULL)
+			continue;
+		for (k = 0; k < AF_N; k++)
+			if (strcmp(node->name, add_field_names[k]) == 0)
+			{
+				if (seen[k])
+					shape->usable = false;
+				seen[k] = true;
+				shape->field[i] = (int8) k;
+				break;
+			}
+	}
+	return shape->usable;
+}
+
+/*
+ * An integer Parquet value (INT32 or INT64) into *out: false for any other
+ * kind, NULL included.
+ */
+static inline bool
+pq_int_value(const PqValue *v, int64 *out)
+{
+	if (v == NULL)
+		return false;
+	if (v->kind == PQV_INT64)
+		*out = (int64) v->u.i64;
+	else if (v->kind == PQV_INT32)
+		*out = (int64) v->u.i32;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * Whether a child the direct decoder does not read is a plain value whose
+ * rendering the general path would accept without an error (it ignores it
+ * too).  Nested values are left to the general path.
+ */
+static inline bool
+plain_ignored_value(const PqValue *v)
+{
+	switch (v->kind)
+	{
+		case PQV_NULL:
+		case PQV_BOOL:
+		case PQV_INT32:
+		case PQV_INT64:
+			return true;
+		case PQV_STRING:
+			return pq_string_ok(v);
+		default:
+			return false;
+	}
+}
+
+/* A non-null string that is valid UTF-8 without NUL bytes. */
+static inline bool
+good_string(const PqValue *v)
+{
+	return v != NULL && v->kind == PQV_STRING && pq_string_ok(v);
+}
+
+/*
+ * Decode a checkpoint deletionVector struct into a new DeltaDV in b's
+ * memory, as decode_dv does from its JSON.  NULL (nothing allocated) when
+ * it is not of the plain shape, or decode_dv would raise an error.
+ */
+static DeltaDV *
+direct_dv(DeltaCommitBuilder *b, const PqValue *v)
+{
+	const PqValue *st = NULL;
+	const PqValue *path = NULL;
+	const PqValue *offset = NULL;
+	const PqValue *size = NULL;
+	const PqValue *card = NULL;
+	int64		off = 0;
+	int64		sz;
+	int64		n;
+	uint32		i;
+	DeltaDV    *dv;
+
+	if (v->kind != PQV_STRUCT)
+		return NULL;
+	for (i = 0; i < v->len; i++)
+	{
+		const PqValue *it = &v->u.items[i];
+		const char *name = it->node ? it->node->name : "";
+		const PqValue **slot;
+
+		if (it->kind == PQV_NULL)
+			continue;
+		if (strcmp(name, "storageType") == 0)
+			slot = &st;
+		else if (strcmp(name, "pathOrInlineDv") == 0)
+			slot = &path;
+		else if (strcmp(name, "offset") == 0)
+			slot = &offset;
+		else if (strcmp(name, "sizeInBytes") == 0)
+			slot = &size;
+		else if (strcmp(name, "cardinality") == 0)
+			slot = &card;
+		else if (plain_ignored_value(it))
+			continue;
+		else
+			return NULL;
+		if (*slot != NULL)
+			return NULL;		/* a name twice */
+		*slot = it;
+	}
+	if (!good_string(st) || st->len != 1 || !good_string(path))
+		return NULL;
+	if (offset != NULL &&
+		(offset->kind != PQV_INT32 || offset->u.i32 < 0))
+		return NULL;
+	if (size == NULL || size->kind != PQV_INT32 || size->u.i32 < 0)
+		return NULL;
+	if (!pq_int_value(card, &n) || n < 0)
+		return NULL;
+	sz = size->u.i32;
+	if (offset != NULL)
+		off = offset->u.i32;
+
+	dv = MemoryContextAllocZero(b->cxt, sizeof(DeltaDV));
+	dv->storage_type = (char) st->u.bytes[0];
+	dv->path_or_inline = DeltaArenaStrndup(&b->strings,
+										   (const char *) path->u.bytes,
+										   path->len);
+	dv->has_offset = (offset != NULL);
+	dv->offset = (int32) off;
+	dv->size_in_bytes = (int32) sz;
+	dv->cardinality = n;
+	DeltaDVSetUniqueId(b, dv);
+	return dv;
+}
+
+/*
+ * Decode a row whose only non-null column is the add struct 'add' straight
+ * from its Parquet values into b, exactly as DeltaDecodeAction decodes the
+ * row's JSON rendering (decode_rendered_row), in b->mode.  Returns false,
+ * with b unchanged, when the row is not of the shape handled here: any
+ * other non-null column, a field of an unexpected Parquet kind, a nested
+ * field decode_file does not read, tags the mode keeps, or anything
+ * decode_file or the rendering would raise an error for; the caller then
+ * decodes it the general way, which raises the errors.
+ */
+static bool
+decode_add_direct(DeltaCommitBuilder *b, const PqValue *row,
+				  const PqValue *add, AddShape *shape, MemoryContext row_cxt)
+{
+	const PqValue *fv[AF_N];
+	const PqValue *pv;
+	const PqValue *f;
+	DeltaFileAction *fa;
+	DeltaDV    *dv = NULL;
+	int64		size;
+	int64		mtime;
+	int64		base_row_id = 0;
+	int64		drcv = 0;
+	uint32		i;
+
+	for (i = 0; i < row->len; i++)
+		if (row->u.items[i].kind != PQV_NULL && &row->u.items[i] != add)
+			return false;
+	if (!add_shape_match(shape, add))
+		return false;
+	memset(fv, 0, sizeof(fv));
+	for (i = 0; i < add->len; i++)
+	{
+		const PqValue *it = &add->u.items[i];
+
+		if (it->kind == PQV_NULL)
+			continue;
+		if (shape->field[i] >= 0)
+			fv[shape->field[i]] = it;
+		else if (!plain_ignored_value(it))
+			return false;
+	}
+
+	/* everything decode_file and the rendering check, before any allocation */
+	f = fv[AF_PATH];
+	if (!good_string(f) || f->len == 0)
+		return false;
+	pv = fv[AF_PARTITION_VALUES];
+	if (pv == NULL || pv->kind != PQV_MAP)
+		return false;
+	for (i = 0; i < pv->len; i++)
+	{
+		const PqValue *val = &pv->u.map.values[i];
+
+		if (!good_string(&pv->u.map.keys[i]))
+			return false;
+		if (val->kind != PQV_NULL && !good_string(val))
+			return false;
+	}
+	if (!pq_int_value(fv[AF_SIZE], &size) || size < 0)
+		return false;
+	if (!pq_int_value(fv[AF_MODIFICATION_TIME], &mtime))
+		return false;
+	f = fv[AF_DATA_CHANGE];
+	if (f == NULL || f->kind != PQV_BOOL)
+		return false;
+	if (fv[AF_STATS] != NULL && !good_string(fv[AF_STATS]))
+		return false;
+	if (fv[AF_TAGS] != NULL &&
+		((b->mode != DELTA_DECODE_KEYS && b->mode != DELTA_DECODE_ROW) ||
+		 fv[AF_TAGS]->kind != PQV_MAP || !pq_value_ok(fv[AF_TAGS], false)))
+		return false;
+	if (fv[AF_BASE_ROW_ID] != NULL &&
+		!pq_int_value(fv[AF_BASE_ROW_ID], &base_row_id))
+		return false;
+	if (fv[AF_DEFAULT_ROW_COMMIT_VERSION] != NULL &&
+		!pq_int_value(fv[AF_DEFAULT_ROW_COMMIT_VERSION], &drcv))
+		return false;
+	if ((fv[AF_STATS_PARSED] != NULL &&
+		 !pq_value_ok(fv[AF_STATS_PARSED], false)) ||
+		(fv[AF_PARTITION_VALUES_PARSED] != NULL &&
+		 !pq_value_ok(fv[AF_PARTITION_VALUES_PARSED], false)))
+		return false;
+	if (fv[AF_DELETION_VECTOR] != NULL &&
+		(dv = direct_dv(b, fv[AF_DELETION_VECTOR])) == NULL)
+		return false;
+
+	/* the row is one action, decoded as decode_file would */
+	b->n_actions++;
+	fa = DeltaCommitBuilderNewFile(b, DELTA_FILE_ADD);
+	fa->path = DeltaArenaStrndup(&b->strings,
+								 (const char *) fv[AF_PATH]->u.bytes,
+								 fv[AF_PATH]->len);
+	fa->pv.n = (int) pv->len;
+	if (pv->len > 0)
+	{
+		fa->pv.keys = MemoryContextAlloc(b->cxt, sizeof(char *) * pv->len);
+		fa->pv.values = MemoryContextAlloc(b->cxt, sizeof(char *) * pv->len);
+		for (i = 0; i < pv->len; i++)
 		{
-			old = MemoryContextSwitchTo(row_cxt);
-			initStringInfo(&buf);
-			append_pq_value(&buf, sp, false);
-			MemoryContextSwitchTo(old);
-			b->files[b->n_files - 1].stats_parsed_json =
-				MemoryContextStrdup(b->cxt, buf.data);
-			stats_parsed_fields(&b->files[b->n_files - 1], sp);
+			const PqValue *k = &pv->u.map.keys[i];
+			const PqValue *val = &pv->u.map.values[i];
+
+			fa->pv.keys[i] = DeltaArenaStrndup(&b->strings,
+											   (const char *) k->u.bytes, k->len);
+			fa->pv.values[i] = val->kind == PQV_NULL ? NULL :
+				DeltaArenaStrndup(&b->strings, (const char *) val->u.bytes,
+								  val->len);
 		}
 	}
+	fa->has_size = true;
+	fa->size = size;
+	fa->has_modification_time = true;
+	fa->modification_time = mtime;
+	fa->data_change = fv[AF_DATA_CHANGE]->u.b;
+	fa->dv = dv;
+	fa->has_base_row_id = (fv[AF_BASE_ROW_ID] != NULL);
+	fa->base_row_id = base_row_id;
+	fa->has_default_row_commit_version =
+		(fv[AF_DEFAULT_ROW_COMMIT_VERSION] != NULL);
+	fa->default_row_commit_version = drcv;
+	if (b->mode == DELTA_DECODE_KEYS)
+		return true;
+	if (fv[AF_STATS] != NULL)
+		DeltaFileSetStats(b, fa, (const char *) fv[AF_STATS]->u.bytes,
+						  fv[AF_STATS]->len);
+	else
+		set_stats_parsed(b, fa, add, row_cxt);
+	return true;
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * Decode the row just decoded by decode_add_direct (the last file of b)
+ * again the general way, in a temporary context, and ERROR on any
+ * difference (assert-enabled builds).
+ */
+static void
+check_direct_row(DeltaCommitBuilder *b, const PqValue *row,
+				 const PqValue *add, MemoryContext row_cxt, DcArena *arena)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc direct row check",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DeltaCommitBuilder ref;
+	const DeltaFileAction *direct = &b->files[b->n_files - 1];
+	const char *diff;
+
+	DeltaCommitBuilderInit(&ref, b->version);
+	ref.mode = b->mode;
+	decode_rendered_row(&ref, row, add, row_cxt, arena);
+	if (ref.n_files != 1 || ref.n_actions != 1 || ref.metadata ||
+		ref.protocol || ref.commit_info || ref.n_txns > 0 ||
+		ref.n_domains > 0 || ref.n_sidecars > 0 ||
+		ref.has_checkpoint_metadata)
+		elog(ERROR, "direct checkpoint row decoding differs: %d file actions",
+			 ref.n_files);
+	diff = DeltaFileActionDiff(&ref.files[0], direct);
+	if (diff != NULL)
+		elog(ERROR, "direct checkpoint row decoding differs in \"%s\" of file \"%s\" (mode %d)",
+			 diff, ref.files[0].path, (int) b->mode);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+#endif
+
+/*
+ * Decode one checkpoint row into b (b->mode says how much of a file is
+ * kept): an add row of the common shape straight from its Parquet values
+ * (decode_add_direct, shape caching its add struct's layout), any other row
+ * by rendering it as JSON in row_cxt and parsing that into arena (both
+ * scratch for the caller to reset).
+ */
+static void
+decode_ckpt_row(DeltaCommitBuilder *b, const PqValue *row,
+				MemoryContext row_cxt, DcArena *arena, AddShape *shape)
+{
+	const PqValue *add;
+	uint32		i;
+
+	if (row->kind != PQV_STRUCT)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("checkpoint row is not a struct"));
+
+	/* a row with only nulls: a remove, commitInfo or other unprojected action */
+	for (i = 0; i < row->len; i++)
+		if (row->u.items[i].kind != PQV_NULL)
+			break;
+	if (i == row->len)
+		return;
+	add = row_add_struct(row);
+	if (add != NULL && decode_add_direct(b, row, add, shape, row_cxt))
+	{
+#ifdef USE_ASSERT_CHECKING
+		check_direct_row(b, row, add, row_cxt, arena);
+#endif
+		return;
+	}
+	decode_rendered_row(b, row, add, row_cxt, arena);
 }
 
 /*
@@ -532,6 +968,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 	PqError		err;
 	int			rg;
 	DeltaCommit *result;
+	AddShape	shape;
 
 	DeltaErrorContextPush(&pos, rel_path);
 	abs_path = psprintf("%s/%s", log->table_path, rel_path);
@@ -558,6 +995,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;
+	memset(&shape, 0, sizeof(shape));
 	for (rg = 0; rg < pq_num_row_groups(f); rg++)
 	{
 		PqValue		row;
@@ -578,7 +1016,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 			if (rc == 0)
 				break;
 			pos.line = (int64) rowpos + 1;
-			decode_ckpt_row(&b, &row, row_cxt, arena);
+			decode_ckpt_row(&b, &row, row_cxt, arena, &shape);
 		}
 	}
 	pos.line = 0;
@@ -768,6 +1206,7 @@ struct DeltaCkptCursor
 	PqReader   *r;
 	int			rg;				/* loaded row group, -1 before the first */
 	int64		next_ordinal;	/* ordinal of the next add row */
+	AddShape	shape;			/* of the open part's add struct */
 };
 
 /* Close the part the cursor has open, if any. */
@@ -831,6 +1270,7 @@ cursor_open_part(DeltaCkptCursor *cur)
 	if (cur->r == NULL)
 		ckpt_pq_error(&err);
 	cur->rg = -1;
+	memset(&cur->shape, 0, sizeof(cur->shape));
 	MemoryContextSwitchTo(old);
 }
 
@@ -940,7 +1380,7 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 			pos.line = (int64) rowpos + 1;
 			DeltaCommitBuilderInit(&b, cur->version);	/* caller's context */
 			b.mode = mode;
-			decode_ckpt_row(&b, &row, cur->row_cxt, cur->arena);
+			decode_ckpt_row(&b, &row, cur->row_cxt, cur->arena, &cur->shape);
 			if (b.n_files != 1)
 				ereport(ERROR,
 						errcode(ERRCODE_DATA_CORRUPTED),
