@@ -1214,11 +1214,15 @@ fj_number(FjParser *ps, DjValue *out)
 	}
 	if ((size_t) (q - s) > 4096)
 		return false;
-	text = dc_arena_alloc_raw(ps->arena, (size_t) (q - s) + 1);
+	text = dc_arena_reserve(ps->arena, Max((size_t) (q - s) + 1, 16));
 	if (text == NULL)
 		return false;
-	memcpy(text, s, q - s);
+	if (q - s <= 16 && ps->end - s >= 16)
+		memcpy(text, s, 16);	/* a short token: one fixed-size copy */
+	else
+		memcpy(text, s, q - s);
 	text[q - s] = '\0';
+	dc_arena_commit(ps->arena, (size_t) (q - s) + 1);
 	out->type = DJ_NUMBER;
 	out->len = (uint32) (q - s);
 	out->u.num = text;
