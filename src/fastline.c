@@ -93,6 +93,39 @@ skip_escape_run(const unsigned char **pp, const unsigned char *e)
 		unsigned	m = fl_special16(p);
 		const unsigned char *next = p + 16;
 
+		if (m != 0 && e - p >= 17)
+		{
+			/*
+			 * The whole block at once when every backslash in it starts a
+			 * \" or \/ escape and no two are adjacent (stats strings):
+			 * b marks the backslashes, b << 1 the bytes they escape (bit
+			 * 16: p[16], read from y), rest the flagged bytes of neither
+			 * kind; the first of those ends the string ('"') or is outside
+			 * the subset.  Anything else: the walk below.
+			 */
+			__m128i		x = _mm_loadu_si128((const __m128i *) p);
+			__m128i		y = _mm_loadu_si128((const __m128i *) (p + 1));
+			unsigned	b = (unsigned) _mm_movemask_epi8(
+				_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+			unsigned	esc = (unsigned) _mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('"')),
+							 _mm_cmpeq_epi8(y, _mm_set1_epi8('/'))));
+
+			if ((b & (b << 1)) == 0 && (b & ~esc) == 0)
+			{
+				unsigned	rest = m & ~b & ~(b << 1) & 0xFFFF;
+
+				if (rest == 0)
+				{
+					p = next + ((b << 1) >> 16);
+					continue;
+				}
+				if (p[pg_rightmost_one_pos32(rest)] != '"')
+					return -1;	/* control, non-ASCII: let djson judge */
+				*pp = p + pg_rightmost_one_pos32(rest) + 1;
+				return 1;
+			}
+		}
 		while (m != 0)
 		{
 			const unsigned char *q = p + pg_rightmost_one_pos32(m);

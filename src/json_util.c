@@ -23,6 +23,10 @@
 #include "json_util.h"
 #include "djson_scan.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Largest string a jsonb container entry can hold. */
 #define DC_JSONB_MAX_STRING ((Size) JENTRY_OFFLENMASK)
 
@@ -1023,18 +1027,19 @@ dc_json_parse_arena(DcArena *a, const char *buf, size_t len, const char *what,
 }
 
 /*
- * Fast parser for statistics text.  fj_parse builds exactly the DjValue
- * tree dj_parse builds (strings decoded and NUL-terminated, numbers as their
- * exact NUL-terminated token text, duplicates kept in order), bump-
- * allocated from a DcArena without zeroing, with the children of each
- * container gathered on the C stack instead of in doubling arena arrays.
- * It handles the shapes statistics have: printable ASCII strings with the
- * two-character escapes, numbers, literals, nesting up to
- * DJ_DEFAULT_MAX_DEPTH.  Anything else (non-ASCII bytes, \u escapes,
- * invalid JSON, out of memory) makes it return false, and the caller parses
- * the text again with dj_parse, which decides (so errors and their
- * messages stay dj_parse's).  Assert-enabled builds compare every tree it
- * accepts with dj_parse's.
+ * Fast parser for log lines and statistics text.  fj_value builds exactly
+ * the DjValue tree dj_parse builds (strings decoded and NUL-terminated,
+ * numbers as their exact NUL-terminated token text, duplicates kept in
+ * order), bump-allocated from a DcArena without zeroing, with the children
+ * of each container gathered on the C stack instead of in doubling arena
+ * arrays.  It handles what log lines and statistics hold: strings of
+ * printable ASCII and valid UTF-8 with the two-character escapes (at most
+ * FJ_ONE_PASS_MAX bytes), numbers, literals, nesting up to
+ * DJ_DEFAULT_MAX_DEPTH.  Anything else (\u escapes, invalid JSON, out of
+ * memory) makes it return false, and the caller parses the text again with
+ * dj_parse, which decides (so errors and their messages stay dj_parse's).
+ * Assert-enabled builds compare every tree it accepts with dj_parse's;
+ * test/fuzz/fuzz_fjson.c does the same on fuzzed input.
  */
 typedef struct FjParser
 {
@@ -1062,7 +1067,8 @@ fj_skip_ws(FjParser *ps)
 
 /*
  * Parse a string at its opening quote into a NUL-terminated copy in the
- * arena.  False for anything but printable ASCII and two-character escapes.
+ * arena.  False for anything but printable ASCII, valid UTF-8 and
+ * two-character escapes.
  * One pass: the string is validated and decoded straight into room
  * reserved at the arena's bump pointer (the decoded form is never longer
  * than the source), eight bytes at a time between the special bytes.  A
@@ -1088,6 +1094,30 @@ fj_string(FjParser *ps, const char **str, uint32 *len)
 	{
 		unsigned char c;
 
+#ifdef __SSE2__
+		if (limit - r >= 16)
+		{
+			/* signed compare: bytes >= 0x80 are below 0x20 too */
+			__m128i		x = _mm_loadu_si128((const __m128i *) r);
+			int			m = _mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+										  _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+							 _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))));
+
+			_mm_storeu_si128((__m128i *) w, x); /* only the bytes before a
+												 * special one count */
+			if (m == 0)
+			{
+				r += 16;
+				w += 16;
+				continue;
+			}
+			m = __builtin_ctz(m);
+			r += m;
+			w += m;
+		}
+		else
+#endif
 		if (limit - r >= 8)
 		{
 			uint64_t	x = dj_load8(r);
@@ -1120,7 +1150,19 @@ fj_string(FjParser *ps, const char **str, uint32 *len)
 			r += 2;
 			continue;
 		}
-		if (c < 0x20 || c >= 0x80)
+		if (c >= 0x80)
+		{
+			/* UTF-8 as djson validates it (within limit, else false) */
+			int			l = dj_utf8_seq_len(r, (size_t) (limit - r));
+
+			if (l == 0)
+				return false;
+			memcpy(w, r, l);
+			w += l;
+			r += l;
+			continue;
+		}
+		if (c < 0x20)
 			return false;
 		*w++ = c;
 		r++;
@@ -1172,11 +1214,15 @@ fj_number(FjParser *ps, DjValue *out)
 	}
 	if ((size_t) (q - s) > 4096)
 		return false;
-	text = dc_arena_alloc_raw(ps->arena, (size_t) (q - s) + 1);
+	text = dc_arena_reserve(ps->arena, Max((size_t) (q - s) + 1, 16));
 	if (text == NULL)
 		return false;
-	memcpy(text, s, q - s);
+	if (q - s <= 16 && ps->end - s >= 16)
+		memcpy(text, s, 16);	/* a short token: one fixed-size copy */
+	else
+		memcpy(text, s, q - s);
 	text[q - s] = '\0';
+	dc_arena_commit(ps->arena, (size_t) (q - s) + 1);
 	out->type = DJ_NUMBER;
 	out->len = (uint32) (q - s);
 	out->u.num = text;

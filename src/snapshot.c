@@ -62,6 +62,8 @@ struct DeltaSnapshotLazy
 	int			n_sources;
 	int			fd;				/* open commit file, or -1 */
 	int			fd_source;		/* which source fd is */
+	char	   *fd_name;		/* its file name (snapshot context), or
+								 * NULL */
 	DcArena    *arena;			/* parse trees of re-read lines */
 	MemoryContext arena_owner;	/* the snapshot context */
 	char	   *window;			/* bytes [win_start, win_start + win_len)
@@ -803,7 +805,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 {
 	DeltaSnapshotLazy *lz = snap->lazy;
 	int64		version = lz->sources[k->source];
-	char	   *name = DeltaCommitFileName(version);
+	const char *name;
 	const char *line;
 	DeltaErrorPosition errpos;
 	DeltaCommitBuilder b;
@@ -812,13 +814,20 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 
 	if (lz->fd < 0 || lz->fd_source != k->source)
 	{
+		char	   *fresh = DeltaCommitFileName(version);
+
 		if (lz->fd >= 0)
 			CloseTransientFile(lz->fd);
 		lz->fd = -1;
 		lz->win_len = 0;
-		lz->fd = DeltaLogOpenRel(lz->log, name);
+		if (lz->fd_name != NULL)
+			pfree(lz->fd_name);
+		lz->fd_name = MemoryContextStrdup(lz->arena_owner, fresh);
+		pfree(fresh);
+		lz->fd = DeltaLogOpenRel(lz->log, lz->fd_name);
 		lz->fd_source = k->source;
 	}
+	name = lz->fd_name;			/* formatted once per commit file */
 	DeltaErrorContextPush(&errpos, name);
 	errpos.line = k->line_no;
 	line = lazy_window_line(lz, k, name);

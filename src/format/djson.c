@@ -84,43 +84,6 @@ read_hex4(DjParser *ps, unsigned *cp)
 	return true;
 }
 
-/*
- * Length of a valid UTF-8 sequence starting at s (at most avail bytes), or 0
- * when it is not valid (overlong forms, surrogates and values above U+10FFFF
- * are invalid).
- */
-static int
-utf8_seq_len(const unsigned char *s, size_t avail)
-{
-	unsigned char c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return (avail >= 2 && (s[1] & 0xC0) == 0x80) ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF)
-	{
-		if (avail < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xE0 && s[1] < 0xA0)
-			return 0;			/* overlong */
-		if (c == 0xED && s[1] >= 0xA0)
-			return 0;			/* surrogate */
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4)
-	{
-		if (avail < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-			(s[3] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xF0 && s[1] < 0x90)
-			return 0;			/* overlong */
-		if (c == 0xF4 && s[1] >= 0x90)
-			return 0;			/* above U+10FFFF */
-		return 4;
-	}
-	return 0;
-}
 
 static size_t
 put_utf8(unsigned char *dst, unsigned cp)
@@ -200,7 +163,7 @@ parse_string(DjParser *ps, const char **str, uint32_t *len)
 			q++;
 		else
 		{
-			int			l = utf8_seq_len(q, (size_t) (ps->end - q));
+			int			l = dj_utf8_seq_len(q, (size_t) (ps->end - q));
 
 			if (l == 0)
 			{

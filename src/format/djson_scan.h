@@ -84,6 +84,44 @@ dj_first_flagged(uint64_t mask)
 }
 
 /*
+ * Length of a valid UTF-8 sequence starting at s (at most avail bytes), or 0
+ * when it is not valid (overlong forms, surrogates and values above U+10FFFF
+ * are invalid).
+ */
+static inline int
+dj_utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return (avail >= 2 && (s[1] & 0xC0) == 0x80) ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF)
+	{
+		if (avail < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xE0 && s[1] < 0xA0)
+			return 0;			/* overlong */
+		if (c == 0xED && s[1] >= 0xA0)
+			return 0;			/* surrogate */
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4)
+	{
+		if (avail < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+			(s[3] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xF0 && s[1] < 0x90)
+			return 0;			/* overlong */
+		if (c == 0xF4 && s[1] >= 0x90)
+			return 0;			/* above U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+/*
  * The byte a two-character escape backslash-c stands for, or 0 when c does
  * not make one (\u escapes are not two-character escapes).
  */

@@ -1,0 +1,83 @@
+/*
+ * fuzz_fjson.c
+ *	  libFuzzer harness for the fast JSON parser of src/json_util.c (fj_*,
+ *	  used for every log line and statistics string): the input is parsed
+ *	  with dc_json_peek (the fast parser, falling back to djson) and with
+ *	  dj_parse.  Runs outside the server on pg_stubs.c.
+ *
+ * Checked: both accept exactly the same inputs, and the tree the fast path
+ * hands to the peek callback is the same as djson's (types, lengths, bytes
+ * including each string's terminating NUL, member order).
+ */
+#include "postgres.h"
+
+#include "json_util.h"
+
+#include "fuzz_common.h"
+#include "pg_stubs.h"
+
+static const DjValue *ref_tree;
+
+/* Whether two trees are the same (as the assert check of json_util.c). */
+static bool
+trees_equal(const DjValue *a, const DjValue *b)
+{
+	uint32_t	i;
+
+	if (a->type != b->type || a->len != b->len)
+		return false;
+	switch (a->type)
+	{
+		case DJ_STRING:
+		case DJ_NUMBER:
+			return memcmp(a->u.str, b->u.str, a->len + 1) == 0;
+		case DJ_ARRAY:
+			for (i = 0; i < a->len; i++)
+				if (!trees_equal(&a->u.items[i], &b->u.items[i]))
+					return false;
+			return true;
+		case DJ_OBJECT:
+			for (i = 0; i < a->len; i++)
+				if (a->u.members[i].keylen != b->u.members[i].keylen ||
+					memcmp(a->u.members[i].key, b->u.members[i].key,
+						   a->u.members[i].keylen + 1) != 0 ||
+					!trees_equal(&a->u.members[i].value, &b->u.members[i].value))
+					return false;
+			return true;
+		default:
+			return true;
+	}
+}
+
+/* dc_json_peek callback: the fast tree must be djson's. */
+static void
+check_tree(void *arg, const DjValue *v)
+{
+	FUZZ_ASSERT(ref_tree != NULL);
+	FUZZ_ASSERT(trees_equal(v, ref_tree));
+	*(bool *) arg = true;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (setjmp(stub_error_jmp) == 0)
+	{
+		FmtAllocator alloc = dc_fmt_allocator(CurrentMemoryContext);
+		DjValue		ref;
+		DjError		err;
+		bool		ref_ok;
+		bool		fast_ok;
+		bool		peeked = false;
+
+		ref_ok = dj_parse((const char *) data, size, &alloc,
+						  DJ_DEFAULT_MAX_DEPTH, &ref, &err);
+		ref_tree = ref_ok ? &ref : NULL;
+		fast_ok = dc_json_peek((const char *) data, size, check_tree, &peeked);
+		FUZZ_ASSERT(fast_ok == ref_ok);
+		FUZZ_ASSERT(peeked == ref_ok);
+	}
+	ref_tree = NULL;
+	stub_free_all();
+	return 0;
+}
