@@ -269,12 +269,20 @@ function buildWorkloads(manifests) {
 				size: m.winner_adds, files, fn: 'deltacc.conflicts(text,bigint,text[],jsonb,text,boolean,text[],text[],bigint,text)',
 				oracle: expected, compare: (v, oracle) => JSON.stringify(v) === JSON.stringify(oracle),
 			};
+			// The fixed cost of one such call: the same parameters sent to a
+			// statement that does nothing with them (protocol, parse, the
+			// jsonb input), and the first deltacc call of a fresh backend
+			// (library load, catalog lookups) on top of it.
+			const nop = (c) => c.query(`SELECT count(*) FROM (SELECT $1::text, $2::bigint, $3::text[],
+				$4::jsonb, $5::text[]) s`, [t, m.read_version, m.predicates, actions, m.read_files]);
+			const first = async (c) => { await c.query('SELECT count(*) FROM deltacc.commit_cache_stats()'); return nop(c); };
 			list.push({
 				...base, id: `W2-${m.winner_adds}`,
 				title: `W2 conflicts (stats), ${m.winners} winners x ${m.per_winner} adds`,
 				deltacc: { run: dcall, check: async (c) => conflictRows((await dcall(c)).rows) },
 				pg: { run: pcall, check: async (c) => conflictRows((await pcall(c)).rows) },
 				duck: { sql: dsql, winners, rows: true },
+				call_floor: first,
 			});
 			if (m.per_winner === Number(process.env.BENCH_W3_SIZE || 1000)) {
 				const rep = async (c, f) => { let r; for (let i = 0; i < W3_REPEAT; i++) r = await f(c); return r; };
@@ -284,6 +292,7 @@ function buildWorkloads(manifests) {
 					deltacc: { run: (c) => rep(c, dcall), check: async (c) => conflictRows((await rep(c, dcall)).rows) },
 					pg: { run: (c) => rep(c, pcall), check: async (c) => conflictRows((await pcall(c)).rows) },
 					duck: { sql: dsql, winners, rows: true, repeat: W3_REPEAT },
+					call_floor: async (c) => { await first(c); for (let i = 1; i < W3_REPEAT; i++) await nop(c); },
 				});
 			}
 		} else if (m.workload === 'W4') {
@@ -397,6 +406,8 @@ async function runWorkload(w, duck, haveDeltacc) {
 		}
 		const f = readFloor(w.files);
 		(res.floor ??= []).push(f.ms);
+		if (w.call_floor && haveDeltacc)
+			(res.call_floor ??= []).push((await pgTimed(w.call_floor)).ms);
 	}
 	for (const i of ok) {
 		const r = res.impls[i];
@@ -406,6 +417,10 @@ async function runWorkload(w, duck, haveDeltacc) {
 	}
 	res.floor_ms = median(res.floor);
 	console.log(`   floor    median ${res.floor_ms.toFixed(1)} ms (${(bytes / 1e6 / (res.floor_ms / 1000)).toFixed(0)} MB/s)`);
+	if (res.call_floor) {
+		res.call_floor_ms = median(res.call_floor);
+		console.log(`   calls    median ${res.call_floor_ms.toFixed(2)} ms (the same parameters to a statement that ignores them, in a fresh backend after a first deltacc call)`);
+	}
 	return res;
 }
 
@@ -478,7 +493,8 @@ function report(unsorted, machine) {
 		const dcell = d ? (d.median_ms != null ? fmtMs(d.median_ms, r.repeat)
 			: `error: ${shortError(d.error || '')}`) : 'not wired yet';
 		lines.push(`| ${r.title} | ${dcell} | ${cell('pg')} | ${cell('duck')} | ` +
-			`${fmtMs(r.floor_ms, 1)} (${(r.bytes / 1e6).toFixed(0)} MB) | ` +
+			`${fmtMs(r.floor_ms, 1)} (${(r.bytes / 1e6).toFixed(0)} MB)` +
+			`${r.call_floor_ms != null ? `; calls ${fmtMs(r.call_floor_ms, r.repeat)}` : ''} | ` +
 			`${d ? fmtMb(d.peak_kb) : '-'} / ${fmtMb(r.impls.pg?.peak_kb)} / ${fmtMb(r.impls.duck?.peak_kb)} | ` +
 			`${!r.agree ? 'NO' : r.errors.length ? `yes (${r.errors.length > 1 ? 'peers' : r.errors[0]} failed)` : 'yes'} | ${targetMet(r)} |`);
 	}
@@ -505,7 +521,9 @@ function report(unsorted, machine) {
 	lines.push('Times are medians of interleaved runs (fresh backend / fresh DuckDB database each run); ' +
 		'(Nx) = peer time / deltacc time. W3 shows the total for the repeated checks and the time per check. ' +
 		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process (node + DuckDB: about 90 MB when idle), reset before each run. ' +
-		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop.');
+		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop; ' +
+		'for W2 and W3, "calls" is the fixed cost of the calls alone, timed like deltacc in a fresh backend: ' +
+		'a first deltacc call (library load) and then the same parameters sent to a statement that ignores them (client, protocol, parse, jsonb input), once for W2, 50 times for W3.');
 	return lines.join('\n');
 }
 
