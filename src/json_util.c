@@ -21,6 +21,7 @@
 #include "utils/numeric.h"
 
 #include "json_util.h"
+#include "jshape.h"
 #include "djson_scan.h"
 
 #ifdef __SSE2__
@@ -1506,6 +1507,10 @@ dc_json_parse_fast(DcArena *arena, const char *text, size_t len, DjValue *out,
 static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
+/* the layout of the last statistics text (dc_json_stats_to_jsonb_ext) */
+typedef struct StatsLayout StatsLayout;
+static StatsLayout *dc_stats_layout = NULL;
+
 /*
  * Forget the scratch space without freeing it: for standalone harnesses
  * (test/fuzz) whose allocator stub frees all memory between inputs.
@@ -1515,6 +1520,7 @@ dc_json_scratch_forget(void)
 {
 	dc_scratch_arena = NULL;
 	dc_scratch_cxt = NULL;
+	dc_stats_layout = NULL;
 }
 
 static void
@@ -1553,6 +1559,229 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
 		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
 		if (result != NULL && peek != NULL)
 			peek(arg, &v);
+	}
+	MemoryContextReset(dc_scratch_cxt);
+	dc_arena_reset(dc_scratch_arena);
+	return result;
+}
+
+/* ---------------------------------------------------------------------
+ * Statistics texts of one layout
+ *
+ * A writer repeats one statistics layout on every add of a table: the same
+ * keys in the same order, only the numbers and strings change.  The parse
+ * tree of a text laid out like the last one parsed (jshape.h: same bytes
+ * between the scalar values, each scalar of the same kind, strings without
+ * escapes) is the last one's tree with its scalar leaves replaced, so it is
+ * made without parsing: js_match finds the values, which are copied into
+ * the leaves (with a NUL, as the parser would).  The jsonb is then written
+ * from that tree by the same writer.  Any other text is parsed as usual,
+ * and its layout remembered (at most a few times in a row when layouts
+ * keep changing).
+ * ---------------------------------------------------------------------
+ */
+struct StatsLayout
+{
+	MemoryContext cxt;			/* owns everything below; reset per build */
+	bool		valid;
+	JsShape		shape;
+	DjValue		root;			/* the model's tree (dj_parse, in cxt) */
+	DjValue   **leaf;			/* [shape.nslots]: its scalars, text order */
+	JsSlot	   *slots;			/* [shape.nslots] */
+	int			misses;			/* texts in a row that did not match */
+};
+
+/* Rebuild after each of the first few misses in a row, then every 64th. */
+#define STATS_LAYOUT_EAGER_MISSES 4
+#define STATS_LAYOUT_RETRY_EVERY 64
+
+/* collect v's scalar leaves in text order into leaf[*n] (room: max) */
+static bool
+layout_leaves(DjValue *v, DjValue **leaf, int max, int *n)
+{
+	uint32		i;
+
+	switch (v->type)
+	{
+		case DJ_OBJECT:
+			for (i = 0; i < v->len; i++)
+				if (!layout_leaves(&v->u.members[i].value, leaf, max, n))
+					return false;
+			return true;
+		case DJ_ARRAY:
+			for (i = 0; i < v->len; i++)
+				if (!layout_leaves(&v->u.items[i], leaf, max, n))
+					return false;
+			return true;
+		default:
+			if (*n >= max)
+				return false;
+			leaf[(*n)++] = v;
+			return true;
+	}
+}
+
+/* the slot kind a scalar leaf of the model must have */
+static bool
+layout_kind_matches(const DjValue *v, JsSlotKind kind)
+{
+	switch (v->type)
+	{
+		case DJ_NUMBER:
+			return kind == JS_SLOT_NUMBER;
+		case DJ_STRING:
+			return kind == JS_SLOT_STRING;
+		case DJ_TRUE:
+		case DJ_FALSE:
+		case DJ_NULL:
+			return kind == JS_SLOT_TRUE || kind == JS_SLOT_FALSE ||
+				kind == JS_SLOT_NULL;
+		default:
+			return false;
+	}
+}
+
+/*
+ * layout_build: remember the layout of text (valid JSON): its shape, its
+ * tree, and which leaf each slot fills.  No layout when the text does not
+ * fit one (see jshape.h) or anything disagrees.
+ */
+static void
+layout_build(StatsLayout *lay, const char *text, size_t len)
+{
+	FmtAllocator alloc;
+	DjError		err;
+	size_t		consumed;
+	int			n = 0;
+	int			i;
+
+	lay->valid = false;
+	MemoryContextReset(lay->cxt);
+	alloc = dc_fmt_allocator(lay->cxt);
+	if (!js_build(&lay->shape, text, len, JS_PLAIN, &alloc) ||
+		!dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &lay->root, &err))
+		return;
+	lay->leaf = MemoryContextAlloc(lay->cxt,
+								   sizeof(DjValue *) * Max(lay->shape.nslots, 1));
+	lay->slots = MemoryContextAlloc(lay->cxt,
+									sizeof(JsSlot) * Max(lay->shape.nslots, 1));
+	if (!layout_leaves(&lay->root, lay->leaf, lay->shape.nslots, &n) ||
+		n != lay->shape.nslots ||
+		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
+				  NULL) || consumed != len)
+		return;
+	for (i = 0; i < n; i++)
+		if (!layout_kind_matches(lay->leaf[i], lay->slots[i].kind))
+			return;
+	lay->valid = true;
+}
+
+/*
+ * layout_tree: the parse tree of text when it has the remembered layout
+ * (values copied into the scratch arena), else NULL.
+ */
+static DjValue *
+layout_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	size_t		consumed;
+	int			i;
+
+	if (!lay->valid ||
+		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
+				  NULL) || consumed != len)
+		return NULL;
+	for (i = 0; i < lay->shape.nslots; i++)
+	{
+		const JsSlot *sl = &lay->slots[i];
+		DjValue    *v = lay->leaf[i];
+		char	   *copy;
+
+		switch (sl->kind)
+		{
+			case JS_SLOT_NUMBER:
+			case JS_SLOT_STRING:
+				copy = dc_arena_alloc_raw(dc_scratch_arena, sl->len + 1);
+				memcpy(copy, text + sl->off, sl->len);
+				copy[sl->len] = '\0';
+				v->type = sl->kind == JS_SLOT_NUMBER ? DJ_NUMBER : DJ_STRING;
+				v->len = (uint32) sl->len;
+				if (v->type == DJ_NUMBER)
+					v->u.num = copy;
+				else
+					v->u.str = copy;
+				break;
+			case JS_SLOT_TRUE:
+				v->type = DJ_TRUE;
+				v->len = 0;
+				break;
+			case JS_SLOT_FALSE:
+				v->type = DJ_FALSE;
+				v->len = 0;
+				break;
+			case JS_SLOT_NULL:
+				v->type = DJ_NULL;
+				v->len = 0;
+				break;
+		}
+	}
+	return &lay->root;
+}
+
+/*
+ * dc_json_stats_to_jsonb_ext: see json_util.h.
+ */
+Jsonb *
+dc_json_stats_to_jsonb_ext(const char *text, size_t len,
+						   void (*peek) (void *arg, const DjValue *v),
+						   void *arg)
+{
+	StatsLayout *lay;
+	DjValue    *tree;
+	DjValue		v;
+	Jsonb	   *result = NULL;
+
+	if (dc_stats_layout == NULL)
+	{
+		lay = MemoryContextAllocZero(TopMemoryContext, sizeof(StatsLayout));
+		lay->cxt = AllocSetContextCreate(TopMemoryContext,
+										 "deltacc statistics layout",
+										 ALLOCSET_SMALL_SIZES);
+		dc_stats_layout = lay;
+	}
+	lay = dc_stats_layout;
+	dc_scratch_prepare();
+	tree = layout_tree(lay, text, len);
+	if (tree != NULL)
+	{
+		lay->misses = 0;
+		result = dj_to_jsonb_in(tree, dc_scratch_cxt, false);
+		if (result != NULL && peek != NULL)
+			peek(arg, tree);
+#ifdef USE_ASSERT_CHECKING
+		{
+			/* the same jsonb as from the parse */
+			Jsonb	   *slow = NULL;
+
+			dc_arena_reset(dc_scratch_arena);
+			if (dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL))
+				slow = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
+			if ((slow == NULL) != (result == NULL) ||
+				(slow != NULL && (VARSIZE(slow) != VARSIZE(result) ||
+								  memcmp(slow, result, VARSIZE(slow)) != 0)))
+				elog(ERROR, "statistics layout gives another jsonb than the parse");
+		}
+#endif
+	}
+	else if (dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL))
+	{
+		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
+		if (result != NULL && peek != NULL)
+			peek(arg, &v);
+		lay->misses++;
+		if (result != NULL &&
+			(lay->misses <= STATS_LAYOUT_EAGER_MISSES ||
+			 lay->misses % STATS_LAYOUT_RETRY_EVERY == 0))
+			layout_build(lay, text, len);
 	}
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);

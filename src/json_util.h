@@ -117,6 +117,17 @@ extern Jsonb *dc_json_text_to_jsonb_ext(const char *text, size_t len,
 										void *arg);
 
 /*
+ * dc_json_text_to_jsonb_ext for statistics texts: the same result; a text
+ * laid out like the last one converted (same keys, order and white space,
+ * other values) is not parsed but matched against that layout
+ * (src/format/jshape.h), whose tree then serves with the new values.  The
+ * layout lives for the backend in its own small context.
+ */
+extern Jsonb *dc_json_stats_to_jsonb_ext(const char *text, size_t len,
+										 void (*peek) (void *arg, const DjValue *v),
+										 void *arg);
+
+/*
  * Append the canonical JSON text of v to buf (compact, keys in their
  * original order, duplicates kept, numbers as their exact token text,
  * strings re-escaped).

@@ -330,8 +330,8 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 			DeltaFileAction copy = *fa;
 			Jsonb	   *j;
 
-			j = dc_json_text_to_jsonb_ext(fa->stats, strlen(fa->stats),
-										  stats_fields_peek, &copy);
+			j = dc_json_stats_to_jsonb_ext(fa->stats, strlen(fa->stats),
+										   stats_fields_peek, &copy);
 			if (j != NULL)
 			{
 				values[DF_STATS] = JsonbPGetDatum(j);
@@ -349,7 +349,17 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 			}
 		}
 		else
-			values[DF_STATS] = DeltaJsonTextJsonb(fa->stats, &nulls[DF_STATS]);
+		{
+			Jsonb	   *j = dc_json_stats_to_jsonb_ext(fa->stats,
+													   strlen(fa->stats),
+													   NULL, NULL);
+
+			if (j != NULL)
+			{
+				values[DF_STATS] = JsonbPGetDatum(j);
+				nulls[DF_STATS] = false;
+			}
+		}
 	}
 	else if (fa->stats_parsed_json != NULL)
 		values[DF_STATS] = DeltaJsonTextJsonb(fa->stats_parsed_json, &nulls[DF_STATS]);
