@@ -44,6 +44,7 @@
 #include "checkpoint.h"
 #include "data_reader.h"
 #include "deltacc.h"
+#include "djson_scan.h"
 #include "json_util.h"
 #include "parquet.h"
 #include "snapshot.h"
@@ -69,13 +70,30 @@ ckpt_pq_error(const PqError *err)
 }
 
 /*
- * Whether a Parquet string value is valid UTF-8 without NUL bytes.
- * Allocates nothing.
+ * Whether a Parquet string value is valid UTF-8 without NUL bytes.  Plain
+ * ASCII without NUL (nearly every path and statistics string) is checked
+ * here a word at a time; anything else by pg_verify_mbstr.  Allocates
+ * nothing.
  */
 static inline bool
 pq_string_ok(const PqValue *v)
 {
-	return pg_verify_mbstr(PG_UTF8, (const char *) v->u.bytes, (int) v->len, true);
+	const unsigned char *p = v->u.bytes;
+	size_t		n = v->len;
+	size_t		i = 0;
+	bool		ascii = true;
+
+	for (; ascii && i + 8 <= n; i += 8)
+	{
+		uint64_t	x = dj_load8(p + i);
+
+		ascii = ((x & DJ_HIGHS) | dj_has_byte(x, 0)) == 0;
+	}
+	for (; ascii && i < n; i++)
+		ascii = p[i] != 0 && p[i] < 0x80;
+	if (ascii)
+		return true;
+	return pg_verify_mbstr(PG_UTF8, (const char *) p, (int) n, true);
 }
 
 /*
