@@ -1472,10 +1472,13 @@ delta_stats_prescan_reset(DeltaStatsPrescan *ps)
 
 	if (ps->ok != NULL)
 	{
+		/* (the header and columns may have gone to a commit's statistics) */
 		pfree(ps->ok);
-		pfree(ps->hdr);
+		if (ps->hdr != NULL)
+			pfree(ps->hdr);
 		for (k = 0; k < ps->ncols; k++)
-			pfree(ps->vals[k]);
+			if (ps->vals[k] != NULL)
+				pfree(ps->vals[k]);
 	}
 	ps->ok = NULL;
 	ps->hdr = NULL;
@@ -1837,10 +1840,11 @@ DeltaCommitStats *
 delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 							  int ncols, const DeltaField *const *fields,
 							  DeltaLeafStats **vals_out, MemoryContext cxt,
-							  const DeltaStatsPrescan *pre,
+							  DeltaStatsPrescan *pre,
 							  DeltaStatsTextFn text_fn, void *text_arg)
 {
 	bool		use_pre;
+	bool		adopt;
 	MemoryContext old;
 	MemoryContext scratch;
 	DeltaStatsColumn **newcols;
@@ -1934,6 +1938,41 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 		hdr != NULL && can_scan && nnew == pre->ncols;
 	for (j = 0; j < nnew && use_pre; j++)
 		use_pre = newfields[j] == pre->fields[j];
+
+	/*
+	 * The prescan's arrays (same context, indexed by file) become the
+	 * header and the columns instead of being copied; the entries of files
+	 * it did not answer are cleared first, as fresh arrays would be.  They
+	 * are taken from the prescan only when published below.
+	 */
+	adopt = use_pre && pre->cap >= cs->nfiles && pre->hdr != NULL &&
+		GetMemoryChunkContext(pre->hdr) == cxt;
+	for (j = 0; j < nnew && adopt; j++)
+		adopt = pre->vals[j] != NULL &&
+			GetMemoryChunkContext(pre->vals[j]) == cxt;
+	if (adopt)
+	{
+		for (i = 0; i < cs->nfiles; i++)
+		{
+			if (pre->ok[i])
+				continue;
+			memset(&pre->hdr[i], 0, sizeof(DeltaStatsHeader));
+			for (j = 0; j < nnew; j++)
+				memset(&pre->vals[j][i], 0, sizeof(DeltaLeafStats));
+		}
+		pfree(hdr);
+		hdr = pre->hdr;
+		for (j = 0; j < nnew; j++)
+		{
+			DeltaLeafStats *fresh = newcols[j]->vals;
+
+			newcols[j]->vals = pre->vals[j];
+			for (k = 0; k < ncols; k++)
+				if (vals_out[k] == fresh)
+					vals_out[k] = pre->vals[j];
+			pfree(fresh);
+		}
+	}
 	for (i = 0; i < cs->nfiles; i++)
 	{
 		DeltaFileAction *fa = &commit->files[i];
@@ -2037,6 +2076,12 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 	MemoryContextDelete(scratch);
 
 	/* publish only now: an ERROR above leaves no half-built column */
+	if (adopt)
+	{
+		pre->hdr = NULL;		/* the commit's now */
+		for (j = 0; j < nnew; j++)
+			pre->vals[j] = NULL;
+	}
 	if (hdr)
 		cs->hdr = hdr;
 	for (j = 0; j < nnew; j++)

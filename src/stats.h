@@ -195,7 +195,8 @@ typedef const char *(*DeltaStatsTextFn) (void *arg, int i);
 
 /*
  * delta_commit_stats_ensure taking the prescan's answers (pre may be NULL,
- * or unfinished: then it is not used).  text_fn (may be NULL): asked for
+ * or unfinished: then it is not used; when it is, its answer arrays may
+ * become the commit's, allocated in cxt, and leave pre).  text_fn (may be NULL): asked for
  * the text of a file whose stats and stats_parsed_json are both NULL when
  * that text is needed (a file the prescan answered needs none, except in
  * assert-enabled builds, which check the answer against it).
@@ -206,7 +207,7 @@ extern DeltaCommitStats *delta_commit_stats_ensure_pre(DeltaCommitStats *cs,
 													   const DeltaField *const *fields,
 													   DeltaLeafStats **vals_out,
 													   MemoryContext cxt,
-													   const DeltaStatsPrescan *pre,
+													   DeltaStatsPrescan *pre,
 													   DeltaStatsTextFn text_fn,
 													   void *text_arg);
 
