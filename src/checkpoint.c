@@ -977,6 +977,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 	FmtAllocator file_alloc;
 	FmtAllocator rg_alloc;
 	FmtAllocator row_alloc;
+	DcArena    *row_arena;
 	DcArena    *arena;
 	int			fd;
 	char	   *abs_path;
@@ -1000,7 +1001,9 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 									ALLOCSET_DEFAULT_SIZES);
 	file_alloc = dc_fmt_allocator(file_cxt);
 	rg_alloc = dc_fmt_allocator(rg_cxt);
-	row_alloc = dc_fmt_allocator(row_cxt);
+	/* a row's Parquet values: bump-allocated, the arena reset per row */
+	row_arena = dc_arena_create(file_cxt);
+	row_alloc = dc_arena_allocator(row_arena);
 	arena = dc_arena_create(file_cxt);
 
 	memset(&err, 0, sizeof(err));
@@ -1028,6 +1031,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 		{
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextReset(row_cxt);
+			dc_arena_reset(row_arena);
 			rc = pq_reader_next(r, &row_alloc, &row, &rowpos, &err);
 			if (rc < 0)
 				ckpt_pq_error(&err);
@@ -1218,7 +1222,8 @@ struct DeltaCkptCursor
 	MemoryContext rg_cxt;
 	MemoryContext row_cxt;
 	FmtAllocator rg_alloc;
-	FmtAllocator row_alloc;
+	FmtAllocator row_alloc;		/* over row_arena: a row's Parquet values */
+	DcArena    *row_arena;
 	DcArena    *arena;
 	PqFile	   *f;
 	PqReader   *r;
@@ -1275,7 +1280,8 @@ cursor_open_part(DeltaCkptCursor *cur)
 										 ALLOCSET_DEFAULT_SIZES);
 	file_alloc = dc_fmt_allocator(cur->file_cxt);
 	cur->rg_alloc = dc_fmt_allocator(cur->rg_cxt);
-	cur->row_alloc = dc_fmt_allocator(cur->row_cxt);
+	cur->row_arena = dc_arena_create(cur->file_cxt);
+	cur->row_alloc = dc_arena_allocator(cur->row_arena);
 	cur->arena = dc_arena_create(cur->file_cxt);
 	cur->fd = DeltaOpenRegularFile(psprintf("%s/%s", cur->log->table_path, cur->rel_path),
 								   "checkpoint file", cur->rel_path, &st);
@@ -1368,6 +1374,7 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 		if (cur->rg >= 0)
 		{
 			MemoryContextReset(cur->row_cxt);
+			dc_arena_reset(cur->row_arena);
 			rc = pq_reader_next(cur->r, &cur->row_alloc, &row, &rowpos, &err);
 			if (rc < 0)
 				ckpt_pq_error(&err);
