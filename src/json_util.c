@@ -1181,38 +1181,13 @@ static bool
 fj_number(FjParser *ps, DjValue *out)
 {
 	const unsigned char *s = ps->p;
-	const unsigned char *q = s;
+	const unsigned char *q;
 	char	   *text;
 
-	if (q < ps->end && *q == '-')
-		q++;
-	if (q >= ps->end)
+	q = (const unsigned char *) dj_number_end((const char *) s,
+											  (const char *) ps->end);
+	if (q == NULL)
 		return false;
-	if (*q == '0')
-		q++;
-	else if (*q >= '1' && *q <= '9')
-		while (q < ps->end && *q >= '0' && *q <= '9')
-			q++;
-	else
-		return false;
-	if (q < ps->end && *q == '.')
-	{
-		q++;
-		if (q >= ps->end || *q < '0' || *q > '9')
-			return false;
-		while (q < ps->end && *q >= '0' && *q <= '9')
-			q++;
-	}
-	if (q < ps->end && (*q == 'e' || *q == 'E'))
-	{
-		q++;
-		if (q < ps->end && (*q == '+' || *q == '-'))
-			q++;
-		if (q >= ps->end || *q < '0' || *q > '9')
-			return false;
-		while (q < ps->end && *q >= '0' && *q <= '9')
-			q++;
-	}
 	if ((size_t) (q - s) > 4096)
 		return false;
 	text = dc_arena_reserve(ps->arena, Max((size_t) (q - s) + 1, 16));

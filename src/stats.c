@@ -38,6 +38,7 @@
 
 #include "actions.h"
 #include "djson.h"
+#include "djson_scan.h"
 #include "jshape.h"
 #include "json_util.h"
 #include "stats.h"
@@ -743,53 +744,17 @@ scan_string(StatsScan *sc, ScanSpan *span)
 	return true;
 }
 
-/* the first byte at or after q that is not an ASCII digit */
-static inline const char *
-skip_digits(const char *q, const char *end)
-{
-	while (q < end && (unsigned char) (*q - '0') <= 9)
-		q++;
-	return q;
-}
-
-/* a number in JSON syntax (as parse_number) */
+/* a number in JSON syntax (as parse_number), at most SCAN_MAX_NUMBER bytes */
 static inline bool
 scan_number(StatsScan *sc, ScanSpan *span)
 {
-	const char *s = sc->p;
-	const char *q = s;
+	const char *q = dj_number_end(sc->p, sc->end);
 
-	if (q < sc->end && *q == '-')
-		q++;
-	if (q >= sc->end)
-		return false;
-	if (*q == '0')
-		q++;
-	else if (*q >= '1' && *q <= '9')
-		q = skip_digits(q + 1, sc->end);
-	else
-		return false;
-	if (q < sc->end && *q == '.')
-	{
-		q++;
-		if (q >= sc->end || *q < '0' || *q > '9')
-			return false;
-		q = skip_digits(q + 1, sc->end);
-	}
-	if (q < sc->end && (*q == 'e' || *q == 'E'))
-	{
-		q++;
-		if (q < sc->end && (*q == '+' || *q == '-'))
-			q++;
-		if (q >= sc->end || *q < '0' || *q > '9')
-			return false;
-		q = skip_digits(q + 1, sc->end);
-	}
-	if (q - s > SCAN_MAX_NUMBER)
+	if (q == NULL || q - sc->p > SCAN_MAX_NUMBER)
 		return false;
 	span->type = DJ_NUMBER;
-	span->p = s;
-	span->len = (int) (q - s);
+	span->p = sc->p;
+	span->len = (int) (q - sc->p);
 	sc->p = q;
 	return true;
 }

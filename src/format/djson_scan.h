@@ -122,6 +122,47 @@ dj_utf8_seq_len(const unsigned char *s, size_t avail)
 }
 
 /*
+ * The end of the JSON number token at p (JSON's grammar, greedy: an
+ * optional '-', then 0 or a digit run without a leading zero, an optional
+ * fraction, an optional exponent), or NULL when no number starts at p.
+ * Reads nothing at or beyond end.
+ */
+static inline const char *
+dj_number_end(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end)
+		return NULL;
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		while (++q < end && (unsigned char) (*q - '0') <= 9)
+			;
+	else
+		return NULL;
+	if (q < end && *q == '.')
+	{
+		if (++q >= end || (unsigned char) (*q - '0') > 9)
+			return NULL;
+		while (++q < end && (unsigned char) (*q - '0') <= 9)
+			;
+	}
+	if (q < end && (*q == 'e' || *q == 'E'))
+	{
+		if (++q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= end || (unsigned char) (*q - '0') > 9)
+			return NULL;
+		while (++q < end && (unsigned char) (*q - '0') <= 9)
+			;
+	}
+	return q;
+}
+
+/*
  * The byte a two-character escape backslash-c stands for, or 0 when c does
  * not make one (\u escapes are not two-character escapes).
  */

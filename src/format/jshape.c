@@ -12,6 +12,8 @@
  */
 #include "jshape.h"
 
+#include "djson_scan.h"
+
 #include <stdint.h>
 #include <string.h>
 
@@ -179,52 +181,16 @@ js_space(JsQuoting q, char c)
 		(q == JS_PLAIN && (c == '\t' || c == '\n' || c == '\r'));
 }
 
-static inline const char *
-js_digits(const char *p, const char *end)
-{
-	while (p < end && (unsigned char) (*p - '0') <= 9)
-		p++;
-	return p;
-}
-
 /*
- * The end of the JSON number token at p (greedy, JSON's grammar), or NULL
- * when there is none or it is longer than JS_MAX_NUMBER.
+ * The end of the JSON number token at p, or NULL when there is none or it
+ * is longer than JS_MAX_NUMBER.
  */
-static const char *
+static inline const char *
 js_number_end(const char *p, const char *end)
 {
-	const char *q = p;
+	const char *q = dj_number_end(p, end);
 
-	if (q < end && *q == '-')
-		q++;
-	if (q >= end)
-		return NULL;
-	if (*q == '0')
-		q++;
-	else if (*q >= '1' && *q <= '9')
-		q = js_digits(q + 1, end);
-	else
-		return NULL;
-	if (q < end && *q == '.')
-	{
-		q++;
-		if (q >= end || (unsigned char) (*q - '0') > 9)
-			return NULL;
-		q = js_digits(q + 1, end);
-	}
-	if (q < end && (*q == 'e' || *q == 'E'))
-	{
-		q++;
-		if (q < end && (*q == '+' || *q == '-'))
-			q++;
-		if (q >= end || (unsigned char) (*q - '0') > 9)
-			return NULL;
-		q = js_digits(q + 1, end);
-	}
-	if (q - p > JS_MAX_NUMBER)
-		return NULL;
-	return q;
+	return (q == NULL || q - p > JS_MAX_NUMBER) ? NULL : q;
 }
 
 /* The word (true, false, null) at p: its kind and end; NULL if none. */
