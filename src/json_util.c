@@ -858,8 +858,7 @@ dc_dj_to_jsonb_lenient(const DjValue *v)
 }
 
 /*
- * Build a Jsonb from a DjValue (palloc'd in CurrentMemoryContext; the
- * intermediate tree too).  A top-level scalar becomes a raw-scalar jsonb,
+ * Build a Jsonb from a DjValue (palloc'd in CurrentMemoryContext).  A top-level scalar becomes a raw-scalar jsonb,
  * as jsonb_in makes it.
  */
 Jsonb *
@@ -1513,6 +1512,22 @@ dc_scratch_prepare(void)
 }
 
 /*
+ * The jsonb of a tree in the scratch space (CurrentMemoryContext; NULL when
+ * jsonb cannot represent it), and peek(arg, tree) when it can and peek is
+ * not NULL.
+ */
+static Jsonb *
+scratch_tree_to_jsonb(const DjValue *v,
+					  void (*peek) (void *arg, const DjValue *v), void *arg)
+{
+	Jsonb	   *result = dj_to_jsonb_in(v, dc_scratch_cxt, false);
+
+	if (result != NULL && peek != NULL)
+		peek(arg, v);
+	return result;
+}
+
+/*
  * Parse JSON text exactly and convert it to Jsonb (CurrentMemoryContext);
  * NULL when the text is not valid JSON or holds a number or string jsonb
  * cannot represent.  When the conversion succeeds and peek is not NULL,
@@ -1530,11 +1545,7 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
 
 	dc_scratch_prepare();
 	if (dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL))
-	{
-		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
-		if (result != NULL && peek != NULL)
-			peek(arg, &v);
-	}
+		result = scratch_tree_to_jsonb(&v, peek, arg);
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
 	return result;
@@ -1712,8 +1723,7 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 {
 	StatsLayout *lay;
 	DjValue    *tree;
-	DjValue		v;
-	Jsonb	   *result = NULL;
+	Jsonb	   *result;
 
 	if (dc_stats_layout == NULL)
 	{
@@ -1726,40 +1736,32 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 	lay = dc_stats_layout;
 	dc_scratch_prepare();
 	tree = layout_tree(lay, text, len);
-	if (tree != NULL)
+	if (tree == NULL)
 	{
-		lay->misses = 0;
-		result = dj_to_jsonb_in(tree, dc_scratch_cxt, false);
-		if (result != NULL && peek != NULL)
-			peek(arg, tree);
-#ifdef USE_ASSERT_CHECKING
-		{
-			/* the same jsonb as from the parse */
-			Jsonb	   *slow = NULL;
-
-			dc_arena_reset(dc_scratch_arena);
-			if (dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL))
-				slow = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
-			if ((slow == NULL) != (result == NULL) ||
-				(slow != NULL && (VARSIZE(slow) != VARSIZE(result) ||
-								  memcmp(slow, result, VARSIZE(slow)) != 0)))
-				elog(ERROR, "statistics layout gives another jsonb than the parse");
-		}
-#endif
-	}
-	else if (dc_json_parse_fast(dc_scratch_arena, text, len, &v, NULL))
-	{
-		result = dj_to_jsonb_in(&v, dc_scratch_cxt, false);
-		if (result != NULL && peek != NULL)
-			peek(arg, &v);
+		/* another layout: parsed, and remembered in its turn */
+		result = dc_json_text_to_jsonb_ext(text, len, peek, arg);
 		lay->misses++;
 		if (result != NULL &&
 			(lay->misses <= STATS_LAYOUT_EAGER_MISSES ||
 			 lay->misses % STATS_LAYOUT_RETRY_EVERY == 0))
 			layout_build(lay, text, len);
+		return result;
 	}
+	lay->misses = 0;
+	result = scratch_tree_to_jsonb(tree, peek, arg);
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same jsonb as from the parse */
+		Jsonb	   *slow = dc_json_text_to_jsonb_ext(text, len, NULL, NULL);
+
+		if ((slow == NULL) != (result == NULL) ||
+			(slow != NULL && (VARSIZE(slow) != VARSIZE(result) ||
+							  memcmp(slow, result, VARSIZE(slow)) != 0)))
+			elog(ERROR, "statistics layout gives another jsonb than the parse");
+	}
+#endif
 	return result;
 }
 

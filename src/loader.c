@@ -325,39 +325,26 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 	if (fa->stats != NULL)
 	{
 		/* one parse gives the jsonb and, if still unset, numRecords */
-		if (!fa->has_num_records && fa->tight_bounds < 0)
-		{
-			DeltaFileAction copy = *fa;
-			Jsonb	   *j;
+		bool		unset = !fa->has_num_records && fa->tight_bounds < 0;
+		DeltaFileAction copy = *fa;
+		Jsonb	   *j;
 
-			j = dc_json_stats_to_jsonb_ext(fa->stats, strlen(fa->stats),
-										   stats_fields_peek, &copy);
-			if (j != NULL)
+		j = dc_json_stats_to_jsonb_ext(fa->stats, strlen(fa->stats),
+									   unset ? stats_fields_peek : NULL,
+									   &copy);
+		if (j != NULL)
+		{
+			values[DF_STATS] = JsonbPGetDatum(j);
+			nulls[DF_STATS] = false;
+			if (unset && copy.has_num_records)
 			{
-				values[DF_STATS] = JsonbPGetDatum(j);
-				nulls[DF_STATS] = false;
-				if (copy.has_num_records)
-				{
-					values[DF_NUM_RECORDS] = Int64GetDatum(copy.num_records);
-					nulls[DF_NUM_RECORDS] = false;
-				}
-				if (copy.tight_bounds >= 0)
-				{
-					values[DF_TIGHT_BOUNDS] = BoolGetDatum(copy.tight_bounds == 1);
-					nulls[DF_TIGHT_BOUNDS] = false;
-				}
+				values[DF_NUM_RECORDS] = Int64GetDatum(copy.num_records);
+				nulls[DF_NUM_RECORDS] = false;
 			}
-		}
-		else
-		{
-			Jsonb	   *j = dc_json_stats_to_jsonb_ext(fa->stats,
-													   strlen(fa->stats),
-													   NULL, NULL);
-
-			if (j != NULL)
+			if (unset && copy.tight_bounds >= 0)
 			{
-				values[DF_STATS] = JsonbPGetDatum(j);
-				nulls[DF_STATS] = false;
+				values[DF_TIGHT_BOUNDS] = BoolGetDatum(copy.tight_bounds == 1);
+				nulls[DF_TIGHT_BOUNDS] = false;
 			}
 		}
 	}
