@@ -617,10 +617,13 @@ lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
 
 /*
  * Replay the log up to 'version' (-1 = latest) into a lazy snapshot, in a
- * new child context of CurrentMemoryContext.
+ * new child context of CurrentMemoryContext.  keys_only: a Parquet
+ * checkpoint is first read for its keys alone (the files are decoded again
+ * as they are fetched); else it is decoded whole once, for a caller that
+ * fetches every file anyway.
  */
-DeltaSnapshot *
-DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
+static DeltaSnapshot *
+build_lazy(DeltaLog *log, int64 version, bool keys_only)
 {
 	MemoryContext cxt;
 	MemoryContext old;
@@ -665,7 +668,7 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 	rs.live = livefiles_create(cxt, 1024, NULL);
 	DeltaCommitBuilderInit(&rs.meta, -1);
 
-	start = DeltaLogStartingStateExt(log, 0, version, &first_json, true);
+	start = DeltaLogStartingStateExt(log, 0, version, &first_json, keys_only);
 	if (start != NULL)
 	{
 		snap->checkpoint_version = start->version;
@@ -741,6 +744,16 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 
 	MemoryContextSwitchTo(old);
 	return snap;
+}
+
+/*
+ * Replay the log up to 'version' (-1 = latest) into a lazy snapshot (see
+ * snapshot.h), in a new child context of CurrentMemoryContext.
+ */
+DeltaSnapshot *
+DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
+{
+	return build_lazy(log, version, true);
 }
 
 /*
@@ -905,7 +918,7 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 DeltaSnapshot *
 DeltaSnapshotBuild(DeltaLog *log, int64 version)
 {
-	DeltaSnapshot *snap = DeltaSnapshotBuildLazy(log, version);
+	DeltaSnapshot *snap = build_lazy(log, version, false);
 	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
 	int64		i;
 	DeltaFileAction **files;
