@@ -356,16 +356,11 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 	for (;;)
 	{
 		unsigned char c;
+		const unsigned char *run = fl_plain_span(p, e);
 
-		while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
-			   fl_plain[p[2]] && fl_plain[p[3]])
-		{
-			memcpy(o, p, 4);
-			o += 4;
-			p += 4;
-		}
-		while (p < e && fl_plain[*p])
-			*o++ = (char) *p++;
+		memcpy(o, p, run - p);
+		o += run - p;
+		p = run;
 		if (p >= e)
 			return false;
 		if (*p == '"')
@@ -386,7 +381,6 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 		}
 		switch (c)
 		{
-			case '"':
 			case '\\':
 			case '/':
 				*o++ = (char) c;
@@ -513,9 +507,6 @@ fl_skip_flat_strings(const char **pp, const char *end)
 #define FK_DRCV		0x100
 #define FK_DELTS	0x200
 #define FK_EFM		0x400
-
-#define FL_ONCE(bit) \
-	do { if (seen & (bit)) return false; seen |= (bit); } while (0)
 
 /* is the literal null at p */
 static inline bool
