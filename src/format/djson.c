@@ -227,28 +227,14 @@ parse_string(DjParser *ps, const char **str, uint32_t *len)
 			if (ps->p >= q)
 				return fail(ps, "truncated escape");
 			c = *ps->p++;
+			if (dj_escape_byte[c] != 0)
+			{
+				/* a two-character escape */
+				buf[n++] = dj_escape_byte[c];
+				continue;
+			}
 			switch (c)
 			{
-				case '"':
-				case '\\':
-				case '/':
-					buf[n++] = c;
-					break;
-				case 'b':
-					buf[n++] = '\b';
-					break;
-				case 'f':
-					buf[n++] = '\f';
-					break;
-				case 'n':
-					buf[n++] = '\n';
-					break;
-				case 'r':
-					buf[n++] = '\r';
-					break;
-				case 't':
-					buf[n++] = '\t';
-					break;
 				case 'u':
 					{
 						unsigned	cp;
