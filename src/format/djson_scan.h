@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * djson_scan.h
- *	  Word-at-a-time byte tests shared by the JSON string scanners (djson.c
- *	  and the statistics fast path of json_util.c).  Pure C99, header-only.
+ *	  Byte tests and small token scanners shared by the JSON readers: djson.c,
+ *	  the fast parser and string escaping of json_util.c, the statistics
+ *	  scanner of stats.c, jshape.c and checkpoint.c.  Pure C99, header-only.
  *
  * Copyright (c) 2026, deltacc developers
  *
