@@ -16,14 +16,16 @@ SELECT path, partition_values, size, modification_time, num_records, stats,
   FROM deltacc.snapshot_files(:'d' || 'shapes') ORDER BY path;
 SELECT path, size FROM deltacc.files_for_scan(:'d' || 'shapes', ARRAY['a > 5']) ORDER BY path;
 SELECT version, num_files, size_bytes FROM deltacc.table_info(:'d' || 'shapes');
--- the same rows in reverse path order: the same files
-SELECT path, partition_values, size, modification_time, num_records, stats,
-       deletion_vector, base_row_id, default_row_commit_version
-  FROM deltacc.snapshot_files(:'d' || 'shapes_reversed')
-EXCEPT
-SELECT path, partition_values, size, modification_time, num_records, stats,
-       deletion_vector, base_row_id, default_row_commit_version
-  FROM deltacc.snapshot_files(:'d' || 'shapes');
+-- the same rows in reverse path order: the same files (no row of either
+-- side is missing from the other, duplicates counted)
+WITH r AS (SELECT path, partition_values, size, modification_time, num_records, stats,
+                  deletion_vector, base_row_id, default_row_commit_version
+             FROM deltacc.snapshot_files(:'d' || 'shapes_reversed')),
+     s AS (SELECT path, partition_values, size, modification_time, num_records, stats,
+                  deletion_vector, base_row_id, default_row_commit_version
+             FROM deltacc.snapshot_files(:'d' || 'shapes'))
+SELECT (SELECT count(*) FROM (TABLE r EXCEPT ALL TABLE s) x) AS only_reversed,
+       (SELECT count(*) FROM (TABLE s EXCEPT ALL TABLE r) x) AS only_in_order;
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'shapes_reversed');
 
 -- fall back to render+parse, and decode as before
