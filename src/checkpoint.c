@@ -1364,10 +1364,18 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 						errcode(ERRCODE_DATA_CORRUPTED),
 						errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
 							   cur->version));
-			cur->rel_path = MemoryContextStrdup(cur->cxt,
-												psprintf("_delta_log/%s",
-														 cur->log->checkpoints[cur->first + cur->part].name));
-			pos.file = cur->rel_path;
+			{
+				char	   *name = psprintf("_delta_log/%s",
+											cur->log->checkpoints[cur->first + cur->part].name);
+				char	   *prev = cur->rel_path;
+
+				/* the new name in place before the old one is freed */
+				cur->rel_path = MemoryContextStrdup(cur->cxt, name);
+				pos.file = cur->rel_path;
+				pfree(name);
+				if (prev != NULL)
+					pfree(prev);
+			}
 			pos.line = 0;
 			cursor_open_part(cur);
 		}
