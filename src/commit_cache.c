@@ -13,7 +13,7 @@
  * context; every commit it obtains is pinned in that scope, and a reset
  * callback on the context unpins them whatever way the call ends (normal
  * end, ERROR, cancel).  The callback only decrements counters; entries are
- * freed later, at the next commit_cache_get, never during error cleanup.
+ * freed later, at the next lookup, never during error cleanup.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -31,6 +31,7 @@
 #include "lib/ilist.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "utils/wait_event.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -499,8 +500,6 @@ typedef struct FastReader
 	/* stats texts the prescan answered are not kept (see CommitStatsSource) */
 	bool		defer;
 	bool		deferred;		/* fast_add: this line's text was not kept */
-	int64		line_off;		/* the line fast_add is given */
-	int64		line_no;
 	int64	   *def_off;		/* [cap_fast]: per fast line, where it is */
 	int64	   *def_line;
 	int32	   *def_len;		/* 0: its text kept, or none */
@@ -1052,15 +1051,6 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 }
 
 /*
- * commit_cache_get: see commit_cache.h.
- */
-CommitCacheRef *
-commit_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
-{
-	return cache_get(scope, log, version, false, NULL);
-}
-
-/*
  * commit_cache_get_prescan: see commit_cache.h.
  */
 CommitCacheRef *
@@ -1245,7 +1235,10 @@ commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref)
 struct CommitStatsLoader
 {
 	CommitCacheRef *ref;
-	int			fd;				/* the commit file, -1 until needed */
+	File		file;			/* the commit file (a virtual fd, which no
+								 * (sub)transaction abort closes behind the
+								 * callback's back), -1 until needed */
+	MemoryContext scratch;		/* one text's line and parse tree */
 	int			loaded;			/* texts read again so far */
 	MemoryContextCallback close_cb;
 };
@@ -1256,9 +1249,9 @@ loader_close_cb(void *arg)
 {
 	CommitStatsLoader *ld = (CommitStatsLoader *) arg;
 
-	if (ld->fd >= 0)
-		CloseTransientFile(ld->fd);
-	ld->fd = -1;
+	if (ld->file >= 0)
+		FileClose(ld->file);
+	ld->file = -1;
 }
 
 /*
@@ -1273,7 +1266,10 @@ commit_cache_stats_loader(CommitCacheRef *ref)
 		return NULL;
 	ld = palloc0(sizeof(CommitStatsLoader));
 	ld->ref = ref;
-	ld->fd = -1;
+	ld->file = -1;
+	ld->scratch = AllocSetContextCreate(CurrentMemoryContext,
+										"deltacc stats text",
+										ALLOCSET_DEFAULT_SIZES);
 	ld->close_cb.func = loader_close_cb;
 	ld->close_cb.arg = ld;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &ld->close_cb);
@@ -1304,9 +1300,9 @@ commit_cache_stats_text(void *loader, int i)
 	CommitCacheRef *ref = ld->ref;
 	CommitStatsSource *src = ref->stats_src;
 	DeltaFileAction *fa;
-	MemoryContext tmp;
 	MemoryContext old;
 	DeltaErrorPosition errpos;
+	int			got;
 	DeltaCommitBuilder b;
 	DjValue		v;
 	char	   *line;
@@ -1318,17 +1314,17 @@ commit_cache_stats_text(void *loader, int i)
 		return fa->stats ? fa->stats : fa->stats_parsed_json;
 	if (i >= src->nfiles || src->len[i] <= 0)
 		return NULL;			/* the file has no statistics */
-	if (ld->fd < 0)
+	if (ld->file < 0)
 	{
 		struct stat st;
 		FileIdentity now;
 
-		ld->fd = OpenTransientFile(src->path, O_RDONLY | PG_BINARY);
-		if (ld->fd < 0)
+		ld->file = PathNameOpenFile(src->path, O_RDONLY | PG_BINARY);
+		if (ld->file < 0)
 			ereport(ERROR,
 					errcode_for_file_access(),
 					errmsg("could not open Delta log file \"%s\": %m", src->name));
-		if (fstat(ld->fd, &st) != 0)
+		if (fstat(FileGetRawDesc(ld->file), &st) != 0)
 			ereport(ERROR,
 					errcode_for_file_access(),
 					errmsg("could not stat Delta log file \"%s\": %m", src->name));
@@ -1336,12 +1332,16 @@ commit_cache_stats_text(void *loader, int i)
 		if (!same_identity(&src->id, &now))
 			loader_changed(src);
 	}
-	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc stats text",
-								ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(tmp);
+	MemoryContextReset(ld->scratch);
+	old = MemoryContextSwitchTo(ld->scratch);
 	line = palloc(src->len[i]);
-	if (DeltaReadAtMost(ld->fd, line, src->len[i], (off_t) src->off[i],
-						"Delta log file", src->name) != (Size) src->len[i])
+	got = FileRead(ld->file, line, src->len[i], (off_t) src->off[i],
+				   WAIT_EVENT_DATA_FILE_READ);
+	if (got < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not read Delta log file \"%s\": %m", src->name));
+	if (got != src->len[i])
 		loader_changed(src);
 	DeltaErrorContextPush(&errpos, src->name);
 	errpos.line = src->line_no[i];
@@ -1355,7 +1355,6 @@ commit_cache_stats_text(void *loader, int i)
 		loader_changed(src);
 	text = MemoryContextStrdup(ref->cxt, b.files[0].stats);
 	MemoryContextSwitchTo(old);
-	MemoryContextDelete(tmp);
 	fa->stats = text;			/* kept from now on */
 	ld->loaded++;
 	return text;

@@ -62,23 +62,17 @@ typedef struct CommitCacheRef
  */
 extern CommitCacheScope *commit_cache_scope_begin(void);
 
-/*
- * The JSON commit 'version' of 'log', decoded with DELTA_DECODE_ROW (stats
- * kept as text, numRecords/tightBounds only set once the statistics were
- * decoded by delta_commit_stats_ensure, tags not kept: the conflict checks
- * never read them), from the cache or
- * read now (and cached when it fits).  The ref is allocated in the scope's
- * context.  Same errors as DeltaLogReadCommit.
- */
-extern CommitCacheRef *commit_cache_get(CommitCacheScope *scope, DeltaLog *log,
-										int64 version);
-
 struct DeltaStatsPrescan;		/* stats.h */
 
 /*
- * commit_cache_get, and when the commit is read now (not served from the
- * cache) its add lines' stats strings prescanned into ps (see stats.h;
- * reset by the caller before, finished here).  ps may be NULL.
+ * The JSON commit 'version' of 'log', decoded with DELTA_DECODE_ROW (stats
+ * kept as text, numRecords/tightBounds only set once the statistics were
+ * decoded by delta_commit_stats_ensure_pre, tags not kept: the conflict
+ * checks never read them), from the cache or read now (and cached when it
+ * fits).  The ref is allocated in the scope's context.  Same errors as
+ * DeltaLogReadCommit.  When the commit is read now, its add lines' stats
+ * strings are prescanned into ps (see stats.h; reset by the caller before,
+ * finished here).  ps may be NULL.
  *
  * The stats text of a file whose every column the prescan answered is not
  * kept (when the file's identity could be taken): its stats field is NULL
