@@ -877,8 +877,6 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 		i = live[j];
 		rank = (i == pick) ? 0 : 1;
-		if (!survives[i] && result->conflicts_only)
-			continue;			/* nothing to report */
 		hint = conflict_partition_hint(table, &adds[i]->pv);
 		prefix = stats_reason[i] ? psprintf("%s; ", stats_reason[i]) : pstrdup("");
 		if (no_stats_tier)

@@ -108,7 +108,7 @@ rb_has_data_conjunct(void *ctx, int read)
 /*
  * rb_stats_match: the stats tier for one (read, file).  Without a reason
  * wanted, a file of the current winner is judged on its statistics as
- * decoded once per commit (delta_commit_stats_ensure: same decoder, same
+ * decoded once per commit (delta_commit_stats_ensure_pre: same decoder, same
  * Datums, no texts), with nothing allocated; reasons come from decoding
  * the file's statistics text again, which gives the same decision.
  */

@@ -1480,8 +1480,9 @@ parse_predicate_raw(const char *text, char **sql_out)
  *
  * The keep-predicate evaluated on a file's statistics without the executor:
  * the same operators (the K_CMP node's btree opfamily member, called
- * through fmgr with the same input collation, or for integer-like operands
- * of one type the same comparison done inline), the same three-valued
+ * through fmgr with the same input collation, or the same comparison done
+ * inline for two operands of one integer-like type or of int2/int4/int8,
+ * compared as int64), the same three-valued
  * AND/OR, the same NULL for a missing statistic (strict operators) and the
  * same +1 ms on timestamp maxima as bind_stats/eval_bool, but nothing is
  * allocated and no parameter list is filled.  Used when no reason is asked

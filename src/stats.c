@@ -633,7 +633,6 @@ typedef struct StatsScan
 	ScanSpan	tight_bounds;
 	bool		has_min_obj;	/* minValues present (any type) */
 	bool		has_max_obj;
-	bool		has_nc_obj;
 	int		   *namelen;		/* [nfields]: strlen of physical names */
 	ScanSpan   *min;			/* [nfields]; type -1: absent */
 	ScanSpan   *max;
@@ -896,10 +895,7 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 				sc->has_max_obj = true;
 			}
 			else if (key.len == 9 && memcmp(key.p, "nullCount", 9) == 0)
-			{
 				sub = sc->nc;
-				sc->has_nc_obj = true;
-			}
 			if (sub)
 				for (k = 0; k < sc->nfields; k++)
 					sub[k].type = SPAN_ABSENT;
@@ -1017,6 +1013,15 @@ span_value(const ScanSpan *span, DjValue *v, char *buf)
 	return v;
 }
 
+/* an integral leaf whose min/max statistics are used (int_leaf_fast's) */
+static inline bool
+int_leaf_eligible(const DeltaField *f)
+{
+	return f->minmax_eligible && OidIsValid(f->pg_type) &&
+		(f->kind == DELTA_TYPE_LONG || f->kind == DELTA_TYPE_INTEGER ||
+		 f->kind == DELTA_TYPE_SHORT || f->kind == DELTA_TYPE_BYTE);
+}
+
 /*
  * int_leaf_fast: decode_leaf_values for an integral leaf whose present
  * entries are all plain integers (span_int), without DjValues; false
@@ -1038,9 +1043,7 @@ int_leaf_fast(const DeltaField *f, const ScanSpan *minsp,
 	bool		min_there;
 	bool		max_there;
 
-	if (!f->minmax_eligible || !OidIsValid(f->pg_type) ||
-		(f->kind != DELTA_TYPE_LONG && f->kind != DELTA_TYPE_INTEGER &&
-		 f->kind != DELTA_TYPE_SHORT && f->kind != DELTA_TYPE_BYTE))
+	if (!int_leaf_eligible(f))
 		return false;
 	min_there = has_min_obj && minsp->type != SPAN_ABSENT;
 	max_there = has_max_obj && maxsp->type != SPAN_ABSENT;
@@ -1100,7 +1103,7 @@ scan_root(StatsScan *sc, const char *p, const char *end, int nfields,
 	sc->nc = spans + 2 * nfields;
 	sc->num_records.type = SPAN_ABSENT;
 	sc->tight_bounds.type = SPAN_ABSENT;
-	sc->has_min_obj = sc->has_max_obj = sc->has_nc_obj = false;
+	sc->has_min_obj = sc->has_max_obj = false;
 	for (k = 0; k < 3 * nfields; k++)
 		spans[k].type = SPAN_ABSENT;
 	scan_ws(sc);
@@ -1218,9 +1221,8 @@ struct DeltaStatsPrescan
 	JsShape		shape;
 	JsSlot	   *slots;			/* [shape.nslots] */
 	int		   *role;			/* [2 + 3 * ncols] */
-	bool		shape_min_obj;	/* minValues / maxValues / nullCount */
-	bool		shape_max_obj;	/* present in the shape */
-	bool		shape_nc_obj;
+	bool		shape_min_obj;	/* minValues / maxValues present in the */
+	bool		shape_max_obj;	/* shape (any type) */
 	int			shape_builds;	/* shapes built so far (bounded) */
 };
 
@@ -1242,10 +1244,7 @@ delta_stats_prescan_create(int ncols, const DeltaField *const *fields)
 	{
 		const DeltaField *f = fields[k];
 
-		if (f->parent != NULL || !f->minmax_eligible ||
-			!OidIsValid(f->pg_type) ||
-			(f->kind != DELTA_TYPE_LONG && f->kind != DELTA_TYPE_INTEGER &&
-			 f->kind != DELTA_TYPE_SHORT && f->kind != DELTA_TYPE_BYTE))
+		if (f->parent != NULL || !int_leaf_eligible(f))
 			return NULL;		/* only top-level integral leaves */
 	}
 	ps = palloc0(sizeof(DeltaStatsPrescan));
@@ -1318,7 +1317,6 @@ prescan_build_shape(DeltaStatsPrescan *ps, const StatsScan *sc,
 								   sizeof(JsSlot) * Max(ps->shape.nslots, 1));
 	ps->shape_min_obj = sc->has_min_obj;
 	ps->shape_max_obj = sc->has_max_obj;
-	ps->shape_nc_obj = sc->has_nc_obj;
 	ps->has_shape = true;
 }
 
@@ -1380,7 +1378,6 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 	}
 	sc->has_min_obj = ps->shape_min_obj;
 	sc->has_max_obj = ps->shape_max_obj;
-	sc->has_nc_obj = ps->shape_nc_obj;
 	if (out != NULL)
 		*outlen = (int) olen;
 	*after = base + consumed + 1;
@@ -1784,18 +1781,6 @@ keep_values(DeltaLeafStats *ls, bool byval, int16 typlen)
 }
 
 /*
- * delta_commit_stats_ensure: see stats.h.
- */
-DeltaCommitStats *
-delta_commit_stats_ensure(DeltaCommitStats *cs, DeltaCommit *commit,
-						  int ncols, const DeltaField *const *fields,
-						  DeltaLeafStats **vals_out, MemoryContext cxt)
-{
-	return delta_commit_stats_ensure_pre(cs, commit, ncols, fields, vals_out,
-										 cxt, NULL, NULL, NULL);
-}
-
-/*
  * delta_commit_stats_ensure_pre: see stats.h.  The prescan's answers are
  * taken for the first pass over a commit whose new columns are exactly the
  * prescan's (same fields, same order); assert-enabled builds compare each
@@ -1959,8 +1944,9 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 			 * the text itself may not have been kept (text_fn loads it).
 			 */
 			h = pre->hdr[i];
-			for (j = 0; j < nnew; j++)
-				*outs[j] = pre->vals[j][i];
+			if (!adopt)			/* (adopted: they are these entries) */
+				for (j = 0; j < nnew; j++)
+					*outs[j] = pre->vals[j][i];
 #ifdef USE_ASSERT_CHECKING
 			if (json == NULL && text_fn != NULL)
 				json = text_fn(text_arg, i);

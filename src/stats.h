@@ -125,7 +125,9 @@ extern uint8 *delta_commit_stats_memo(DeltaCommitStats *cs, const char *key,
 extern char *delta_stats_column_key(const DeltaField *f);
 
 /*
- * Make sure cs (NULL: a new one) holds the header of every file of commit
+ * delta_commit_stats_ensure_pre (declared below, after the prescan it may
+ * take answers from): make sure cs (NULL: a new one) holds the header of
+ * every file of commit
  * and the statistics of the ncols leaves in fields[]; vals_out[k] gets the
  * per-file array of fields[k].  Whatever is missing is decoded in one pass,
  * one parse of each file's stats, into cxt; the first pass also sets each
@@ -134,12 +136,6 @@ extern char *delta_stats_column_key(const DeltaField *f);
  * pass completes, so an ERROR (e.g. a cancel) never leaves a half-decoded
  * column behind.  Returns cs.  Bad statistics never raise.
  */
-extern DeltaCommitStats *delta_commit_stats_ensure(DeltaCommitStats *cs,
-												   DeltaCommit *commit,
-												   int ncols,
-												   const DeltaField *const *fields,
-												   DeltaLeafStats **vals_out,
-												   MemoryContext cxt);
 
 /*
  * The prescan: while a winner's add line is read (src/commit_cache.c), its
@@ -194,11 +190,11 @@ extern void delta_stats_prescan_finish(DeltaStatsPrescan *ps, int nfiles,
 typedef const char *(*DeltaStatsTextFn) (void *arg, int i);
 
 /*
- * delta_commit_stats_ensure taking the prescan's answers (pre may be NULL,
- * or unfinished: then it is not used; when it is, its answer arrays may
- * become the commit's, allocated in cxt, and leave pre).  text_fn (may be NULL): asked for
- * the text of a file whose stats and stats_parsed_json are both NULL when
- * that text is needed (a file the prescan answered needs none, except in
+ * delta_commit_stats_ensure_pre (see above) takes the prescan's answers:
+ * pre may be NULL, or unfinished (then it is not used); when it is used,
+ * its answer arrays may become the commit's, allocated in cxt, and leave
+ * pre.  text_fn (may be NULL): asked for the text of a file whose stats and
+ * stats_parsed_json are both NULL when that text is needed (a file the prescan answered needs none, except in
  * assert-enabled builds, which check the answer against it).
  */
 extern DeltaCommitStats *delta_commit_stats_ensure_pre(DeltaCommitStats *cs,
