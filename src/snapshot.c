@@ -901,13 +901,18 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	want = Max((Size) k->len, w->want);
 	if (want > w->cap || (w->cap > LAZY_WINDOW && want <= LAZY_WINDOW))
 	{
-		/* grow, or give back the buffer of an oversized line */
+		/*
+		 * First use (the whole LAZY_WINDOW at once: buffers that grow step
+		 * by step make malloc move its mmap threshold and slow down every
+		 * other allocation of the scan), a longer line, or back from one.
+		 */
 		if (w->buf != NULL)
 			pfree(w->buf);
 		w->buf = NULL;
 		w->cap = 0;
-		w->buf = MemoryContextAllocHuge(lz->arena_owner, want);
-		w->cap = want;
+		w->buf = MemoryContextAllocHuge(lz->arena_owner,
+										Max(want, (Size) LAZY_WINDOW));
+		w->cap = Max(want, (Size) LAZY_WINDOW);
 	}
 	file = lazy_source_file(lz, k->source, w->name);
 	got = DeltaFileReadAtMost(file, w->buf, want, (off_t) k->offset,
