@@ -173,6 +173,15 @@ typedef struct DeltaCommit
 	int			ckpt_n;
 	int64	   *sidecar_sizes;	/* its "sizeInBytes", -1 when absent (added by
 								 * golden for the sidecar size cross-check) */
+	/*
+	 * Where the AddFiles are, for a commit checked again and again (the
+	 * commit cache sets these with DeltaCommitIndexFiles; NULL otherwise):
+	 * add_index[0..n_adds) are the positions of the AddFiles in files[], in
+	 * order, and n_removes counts the RemoveFiles.
+	 */
+	int		   *add_index;
+	int			n_adds;
+	int			n_removes;
 } DeltaCommit;
 
 #endif							/* DELTACC_DELTA_ACTIONS_H */
