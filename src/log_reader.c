@@ -35,8 +35,12 @@
 int			deltacc_max_log_file_bytes = INT_MAX;
 int			deltacc_max_log_line_bytes = 256 * 1024 * 1024;
 
-/* Read buffer of the line scanner (grows for longer lines). */
-#define DELTA_READ_CHUNK (1024 * 1024)
+/*
+ * Read buffer of the line scanner (grows for longer lines).  256 kB: large
+ * enough that a read costs little beside the copy, small enough to stay in
+ * a core's cache while its lines are parsed and to cost few page faults.
+ */
+#define DELTA_READ_CHUNK (256 * 1024)
 
 /*
  * The line scanner's first DELTA_READ_CHUNK buffer, kept for the life of

@@ -71,10 +71,10 @@ extern DeltaFileStats *delta_stats_decode(const DeltaSchema *schema,
 /* The column-independent part of a file's statistics. */
 typedef struct DeltaStatsHeader
 {
-	bool		has_stats;		/* parsed, and a JSON object */
-	bool		has_num_records;
 	int64		num_records;
 	int			tight_bounds;	/* -1 absent, 0 false, 1 true */
+	bool		has_stats;		/* parsed, and a JSON object */
+	bool		has_num_records;
 } DeltaStatsHeader;
 
 /*
