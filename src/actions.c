@@ -829,6 +829,29 @@ DeltaCommitBuilderFinish(DeltaCommitBuilder *b)
 	return c;
 }
 
+/*
+ * DeltaCommitIndexFiles: see actions.h.
+ */
+void
+DeltaCommitIndexFiles(DeltaCommit *c)
+{
+	int			i;
+
+	c->add_index = palloc_extended(sizeof(int) * Max(c->n_files, 1),
+								   MCXT_ALLOC_HUGE);
+	c->n_adds = 0;
+	c->n_removes = 0;
+	for (i = 0; i < c->n_files; i++)
+	{
+		if ((i & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (c->files[i].kind == DELTA_FILE_ADD)
+			c->add_index[c->n_adds++] = i;
+		else if (c->files[i].kind == DELTA_FILE_REMOVE)
+			c->n_removes++;
+	}
+}
+
 /* Error context for DeltaDecodeActionArray: "action N". */
 static void
 action_array_callback(void *arg)

@@ -100,6 +100,12 @@ extern void DeltaDecodeAction(DeltaCommitBuilder *b, const DjValue *action);
 extern DeltaCommit *DeltaCommitBuilderFinish(DeltaCommitBuilder *b);
 
 /*
+ * Set c->add_index, n_adds and n_removes (see delta_actions.h); the index
+ * is allocated in CurrentMemoryContext.
+ */
+extern void DeltaCommitIndexFiles(DeltaCommit *c);
+
+/*
  * Decode a JSON array of action objects (the conflict checker's "actions"
  * argument), each element as DeltaDecodeAction; the error context says
  * "action N" (1-based).  Result in CurrentMemoryContext.

@@ -1156,6 +1156,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 								  cacheable ? before.size : 0, path,
 								  cacheable && !too_recent(&before) ?
 								  &before : NULL, &src);
+	if (!table_only)
+		DeltaCommitIndexFiles(commit);
 	MemoryContextSwitchTo(old);
 
 	if (cacheable && file_identity(path, &after) &&

@@ -651,6 +651,21 @@ conflict_partition_hint(const ConflictTable *table,
 }
 
 /*
+ * The first i >= from with survives[i] true, or n: a byte scan (memchr),
+ * because after the stats tier only a few of a winner's files survive.
+ */
+static inline int
+next_survivor(const bool *survives, int from, int n)
+{
+	const void *p;
+
+	if (from >= n)
+		return n;
+	p = memchr(survives + from, true, n - from);
+	return p == NULL ? n : (int) ((const bool *) p - survives);
+}
+
+/*
  * check_append: reference §2.5 (and §5.1 tier 1 in stats mode).
  *
  * Candidates are chosen by the loser's isolation level; a blind-append
@@ -724,8 +739,7 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 	/* stats tier (§5.1 tier 1) */
 	survives = palloc(sizeof(bool) * nadd);
 	stats_reason = palloc0(sizeof(char *) * nadd);
-	for (i = 0; i < nadd; i++)
-		survives[i] = true;
+	memset(survives, true, sizeof(bool) * nadd);
 	if (mode != CONFLICT_MODE_PARTITION)
 	{
 		if (loser->read_whole_table)
@@ -755,11 +769,10 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		 */
 		if (reads->stats_filter)
 			reads->stats_filter(reads->ctx, nadd, adds, survives);
-		for (i = 0; i < nadd; i++)
+		for (i = next_survivor(survives, 0, nadd); i < nadd;
+			 i = next_survivor(survives, i + 1, nadd))
 		{
-			if (reads->stats_filter && !survives[i])
-				continue;		/* ruled out by every read (the filter has
-								 * checked for interrupts) */
+			/* (files the filter ruled out are passed over) */
 			CHECK_FOR_INTERRUPTS();
 			survives[i] = false;
 			for (r = 0; r < reads->n_reads; r++)
@@ -848,15 +861,8 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 					break;
 				}
 	}
-	else
-	{
-		for (i = 0; i < nadd; i++)
-			if (survives[i])
-			{
-				pick = i;
-				break;
-			}
-	}
+	else if (next_survivor(survives, 0, nadd) < nadd)
+		pick = next_survivor(survives, 0, nadd);
 
 	/*
 	 * The files to report, in the winner's order: every candidate, or only
@@ -864,9 +870,17 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 	 */
 	live = palloc(sizeof(int) * nadd);
 	nlive = 0;
-	for (i = 0; i < nadd; i++)
-		if (survives[i] || !result->conflicts_only)
+	if (result->conflicts_only)
+	{
+		for (i = next_survivor(survives, 0, nadd); i < nadd;
+			 i = next_survivor(survives, i + 1, nadd))
 			live[nlive++] = i;
+	}
+	else
+	{
+		for (i = 0; i < nadd; i++)
+			live[nlive++] = i;
+	}
 
 	for (j = 0; j < nlive; j++)
 	{
@@ -1199,16 +1213,42 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 	int			i;
 
 	adds = palloc(sizeof(DeltaFileAction *) * Max(winner->n_files, 1));
-	for (i = 0; i < winner->n_files; i++)
+	if (winner->add_index != NULL)
 	{
-		const DeltaFileAction *f = &winner->files[i];
+		/* indexed once by the commit cache: no file is touched here */
+		for (i = 0; i < winner->n_adds; i++)
+			adds[i] = &winner->files[winner->add_index[i]];
+		nadd = winner->n_adds;
+		removes = winner->n_removes > 0;
+#ifdef USE_ASSERT_CHECKING
+		{
+			int			na = 0;
+			int			nr = 0;
 
-		if ((i & 1023) == 0)
-			CHECK_FOR_INTERRUPTS();
-		if (f->kind == DELTA_FILE_ADD)
-			adds[nadd++] = f;
-		else if (f->kind == DELTA_FILE_REMOVE)
-			removes = true;
+			for (i = 0; i < winner->n_files; i++)
+			{
+				if (winner->files[i].kind == DELTA_FILE_ADD)
+					Assert(na < nadd && adds[na++] == &winner->files[i]);
+				else if (winner->files[i].kind == DELTA_FILE_REMOVE)
+					nr++;
+			}
+			Assert(na == nadd && nr == winner->n_removes);
+		}
+#endif
+	}
+	else
+	{
+		for (i = 0; i < winner->n_files; i++)
+		{
+			const DeltaFileAction *f = &winner->files[i];
+
+			if ((i & 1023) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (f->kind == DELTA_FILE_ADD)
+				adds[nadd++] = f;
+			else if (f->kind == DELTA_FILE_REMOVE)
+				removes = true;
+		}
 	}
 
 	check_protocol(winner, loser, cur_protocol, op, result);

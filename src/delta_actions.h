@@ -35,9 +35,9 @@ typedef enum DeltaFileKind
 typedef struct DeltaPartitionValues
 {
 	int			n;
+	bool		is_null_map;	/* the whole map was JSON null or absent */
 	char	  **keys;
 	char	  **values;			/* NULL entry = JSON null */
-	bool		is_null_map;	/* the whole map was JSON null or absent */
 } DeltaPartitionValues;
 
 /* A deletion-vector descriptor, as in the log (reference §4.1). */
@@ -55,33 +55,39 @@ typedef struct DeltaDV
 
 typedef struct DeltaFileAction
 {
+	/*
+	 * (Fields ordered so that no padding is wasted: a commit cache or a
+	 * snapshot holds one of these per file.)
+	 */
 	DeltaFileKind kind;
+	int			tight_bounds;	/* -1 absent, 0 false, 1 true (pulled out of
+								 * stats, with num_records) */
 	char	   *path;			/* exactly as written in the log */
 	DeltaPartitionValues pv;
-	bool		has_size;
-	int64		size;
-	bool		has_modification_time;
-	int64		modification_time;	/* ms since epoch */
-	bool		data_change;	/* remove: defaults to true when absent */
-	bool		has_deletion_timestamp;
-	int64		deletion_timestamp;
-	bool		extended_file_metadata;
+	int64		size;			/* valid when has_size */
+	int64		modification_time;	/* ms since epoch; when
+									 * has_modification_time */
+	int64		deletion_timestamp; /* when has_deletion_timestamp */
 	char	   *stats;			/* the "stats" JSON string, or NULL */
 	char	   *stats_parsed_json;	/* checkpoint stats_parsed rendered as
 									 * JSON text (when stats is absent), or
 									 * NULL */
 	char	   *tags_json;		/* JSON text or NULL */
 	DeltaDV    *dv;				/* NULL when none */
-	bool		has_base_row_id;
-	int64		base_row_id;
-	bool		has_default_row_commit_version;
-	int64		default_row_commit_version;
-	/* numRecords / tightBounds pulled out of stats when present */
-	bool		has_num_records;
-	int64		num_records;
-	int			tight_bounds;	/* -1 absent, 0 false, 1 true */
+	int64		base_row_id;	/* when has_base_row_id */
+	int64		default_row_commit_version; /* when
+											 * has_default_row_commit_version */
+	int64		num_records;	/* numRecords of stats, when has_num_records */
 	int64		version;		/* version of the commit (or checkpoint) it
 								 * came from */
+	bool		has_size;
+	bool		has_modification_time;
+	bool		data_change;	/* remove: defaults to true when absent */
+	bool		has_deletion_timestamp;
+	bool		extended_file_metadata;
+	bool		has_base_row_id;
+	bool		has_default_row_commit_version;
+	bool		has_num_records;
 } DeltaFileAction;
 
 typedef struct DeltaMetadata
@@ -173,6 +179,15 @@ typedef struct DeltaCommit
 	int			ckpt_n;
 	int64	   *sidecar_sizes;	/* its "sizeInBytes", -1 when absent (added by
 								 * golden for the sidecar size cross-check) */
+	/*
+	 * Where the AddFiles are, for a commit checked again and again (the
+	 * commit cache sets these with DeltaCommitIndexFiles; NULL otherwise):
+	 * add_index[0..n_adds) are the positions of the AddFiles in files[], in
+	 * order, and n_removes counts the RemoveFiles.
+	 */
+	int		   *add_index;
+	int			n_adds;
+	int			n_removes;
 } DeltaCommit;
 
 #endif							/* DELTACC_DELTA_ACTIONS_H */

@@ -95,6 +95,14 @@ typedef struct ReadBinding
 	int			reads_n;
 	CommitStatsLoader *loader;	/* the winner's stats texts not kept, or
 								 * NULL */
+	/* the outcome of all reads together, per winner (see rb_stats_filter) */
+	char	   *set_key[2];		/* [variant]: the reads' keys, or NULL */
+	int			set_keylen[2];
+	int			set_var;		/* the current winner's variant */
+	DeltaCommitStats *cs;		/* the current winner's statistics, or NULL */
+	MemoryContext cs_cxt;		/* where they live */
+	const DeltaKeptList *kept;	/* the current winner's list, or NULL */
+	bool		kept_stored;	/* a list was stored for the current winner */
 } ReadBinding;
 
 static bool
@@ -171,11 +179,42 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 }
 
 /*
- * rb_stats_filter: the stats tier for n files at once (no reasons): from
- * the remembered answers where all reads have one, else rb_stats_match.
- * The reads' answer arrays are copied to a local array first (up to
- * RB_FILTER_MAX_READS reads; more reads take rb_stats_match, which finds
- * the same remembered answers), so the loop reloads nothing per file.
+ * rb_is_winner_adds: whether files[0..n) is the current winner's list of
+ * AddFiles in order, as conflict_check_winner passes it (the positions a
+ * kept list speaks of).
+ */
+static bool
+rb_is_winner_adds(const ReadBinding *rb, int n, const DeltaFileAction **files)
+{
+	const DeltaCommit *w = rb->winner;
+
+	if (w == NULL || w->add_index == NULL || n != w->n_adds)
+		return false;
+#ifdef USE_ASSERT_CHECKING
+	{
+		int			i;
+
+		for (i = 0; i < n; i++)
+			if (files[i] != &w->files[w->add_index[i]])
+				return false;
+	}
+#endif
+	return n == 0 || (files[0] == &w->files[w->add_index[0]] &&
+					  files[n - 1] == &w->files[w->add_index[n - 1]]);
+}
+
+/*
+ * rb_stats_filter: the stats tier for n files at once (no reasons).  For
+ * the current winner's AddFiles the outcome of the whole set of reads is
+ * kept with the winner's statistics (a DeltaKeptList under the reads'
+ * keys): a repeated check with the same reads sets keep[] from the list
+ * without visiting a file.  Otherwise from the remembered answers where
+ * all reads have one, else rb_stats_match; after such a pass over the
+ * winner's AddFiles the list is stored.  The reads' answer arrays are
+ * copied to a local array first (up to RB_FILTER_MAX_READS reads; more
+ * reads take rb_stats_match, which finds the same remembered answers), so
+ * the loop reloads nothing per file.  Assert-enabled builds recompute
+ * every answer and compare it with the list.
  */
 #define RB_FILTER_MAX_READS 16
 
@@ -187,9 +226,20 @@ rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
 	const uint8 *memo[RB_FILTER_MAX_READS];
 	const DeltaFileAction *first = NULL;
 	const DeltaFileAction *last = NULL;
+	bool		listable = rb->cs != NULL && rb->set_key[rb->set_var] != NULL &&
+		rb_is_winner_adds(rb, n, files);
 	int			i,
 				r;
 
+#ifndef USE_ASSERT_CHECKING
+	if (listable && rb->kept != NULL && rb->kept->n == n)
+	{
+		memset(keep, 0, sizeof(bool) * n);
+		for (i = 0; i < rb->kept->nkept; i++)
+			keep[rb->kept->kept[i]] = true;
+		return;
+	}
+#endif
 	if (rb->hdr != NULL && nreads <= RB_FILTER_MAX_READS)
 	{
 		first = rb->winner->files;
@@ -241,6 +291,32 @@ rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
 		}
 		keep[i] = k;
 	}
+	if (!listable)
+		return;
+	if (rb->kept == NULL)
+	{
+		rb->kept = delta_commit_stats_kept_store(rb->cs,
+												 rb->set_key[rb->set_var],
+												 rb->set_keylen[rb->set_var],
+												 n, keep, rb->cs_cxt);
+		rb->kept_stored = true;
+	}
+#ifdef USE_ASSERT_CHECKING
+	else
+	{
+		int			j = 0;
+
+		Assert(rb->kept->n == n);
+		for (i = 0; i < n; i++)
+		{
+			bool		listed = j < rb->kept->nkept && rb->kept->kept[j] == i;
+
+			Assert(keep[i] == listed);
+			j += listed ? 1 : 0;
+		}
+		Assert(j == rb->kept->nkept);
+	}
+#endif
 }
 
 static bool
@@ -415,6 +491,23 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 		for (r = 0; r < rb->reads_n; r++)
 			rb->memo_key[i][r] = delta_read_decision_key(rb->rs, r, i == 1,
 														 &rb->memo_keylen[i][r]);
+	}
+	for (i = 0; i < 2; i++)
+	{
+		StringInfoData key;
+		int			r;
+
+		/* the set's key: each read's key after its length */
+		initStringInfo(&key);
+		for (r = 0; r < rb->reads_n && rb->memo_key[i][r] != NULL; r++)
+		{
+			appendBinaryStringInfo(&key, (char *) &rb->memo_keylen[i][r],
+								   sizeof(int));
+			appendBinaryStringInfo(&key, rb->memo_key[i][r],
+								   rb->memo_keylen[i][r]);
+		}
+		rb->set_key[i] = (rb->reads_n > 0 && r == rb->reads_n) ? key.data : NULL;
+		rb->set_keylen[i] = key.len;
 	}
 	rb->memo = palloc0(sizeof(uint8 *) * Max(rb->reads_n, 1));
 	rb->fast_stats.nleaves = schema->nleaves;
@@ -641,6 +734,11 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rb.winner = winner;
 		rb.fast_file = NULL;
 		rb.loader = commit_cache_stats_loader(ref);
+		rb.cs = NULL;
+		rb.kept = NULL;
+		rb.kept_stored = false;
+		rb.set_var = (winner->commit_info != NULL &&
+					  delta_writer_includes_nan(winner->commit_info->engine_info)) ? 1 : 0;
 		if (mode != CONFLICT_MODE_PARTITION)
 		{
 			/* numRecords (row level) and the read columns, decoded once */
@@ -656,8 +754,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 			*ref->extra = cs;
 			for (i = 0; i < npreds; i++)
 			{
-				int			var = (winner->commit_info != NULL &&
-								   delta_writer_includes_nan(winner->commit_info->engine_info)) ? 1 : 0;
+				int			var = rb.set_var;
 
 				rb.memo[i] = rb.memo_key[var][i] == NULL ? NULL :
 					delta_commit_stats_memo(cs, rb.memo_key[var][i],
@@ -665,12 +762,19 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 			}
 			commit_cache_ref_grown(scope, ref);
 			rb.hdr = cs->hdr;
+			rb.cs = cs;
+			rb.cs_cxt = ref->cxt;
+			if (rb.set_key[rb.set_var] != NULL)
+				rb.kept = delta_commit_stats_kept(cs, rb.set_key[rb.set_var],
+												  rb.set_keylen[rb.set_var]);
 		}
-		rb.nan_ok = winner->commit_info != NULL &&
-			delta_writer_includes_nan(winner->commit_info->engine_info);
+		rb.nan_ok = rb.set_var == 1;
 		rb.cached_file = NULL;
 		conflict_check_winner(&table, &loser, &reads, mode, winner,
 							  &cur_md, &cur_proto, result);
+		if (rb.kept_stored)
+			commit_cache_ref_grown(scope, ref);
+		rb.cs = NULL;
 		/* texts read again for reasons now belong to the entry */
 		if (commit_cache_stats_loader_close(rb.loader) > 0)
 			commit_cache_ref_grown(scope, ref);

@@ -1765,6 +1765,53 @@ delta_commit_stats_memo(DeltaCommitStats *cs, const char *key, int keylen,
 }
 
 /*
+ * delta_commit_stats_kept: see stats.h.
+ */
+const DeltaKeptList *
+delta_commit_stats_kept(const DeltaCommitStats *cs, const char *key,
+						int keylen)
+{
+	const DeltaKeptList *l;
+
+	for (l = cs->kept; l != NULL; l = l->next)
+		if (l->keylen == keylen && memcmp(l->key, key, keylen) == 0)
+			return l;
+	return NULL;
+}
+
+/*
+ * delta_commit_stats_kept_store: see stats.h.  Everything is allocated
+ * before the list is linked in, so an ERROR leaves no partial list.
+ */
+const DeltaKeptList *
+delta_commit_stats_kept_store(DeltaCommitStats *cs, const char *key,
+							  int keylen, int n, const bool *keep,
+							  MemoryContext cxt)
+{
+	DeltaKeptList *l;
+	int			nkept = 0;
+	int			i;
+
+	Assert(delta_commit_stats_kept(cs, key, keylen) == NULL);
+	for (i = 0; i < n; i++)
+		nkept += keep[i] ? 1 : 0;
+	l = MemoryContextAlloc(cxt, sizeof(DeltaKeptList));
+	l->key = MemoryContextAlloc(cxt, Max(keylen, 1));
+	memcpy(l->key, key, keylen);
+	l->keylen = keylen;
+	l->n = n;
+	l->nkept = 0;
+	l->kept = MemoryContextAllocExtended(cxt, sizeof(int) * Max(nkept, 1),
+										 MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+		if (keep[i])
+			l->kept[l->nkept++] = i;
+	l->next = cs->kept;
+	cs->kept = l;
+	return l;
+}
+
+/*
  * keep_values: a decoded leaf made to outlive the scratch context: its
  * by-reference values copied into CurrentMemoryContext, its texts (which
  * only reasons use, and which stay in scratch) dropped.

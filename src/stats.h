@@ -71,10 +71,10 @@ extern DeltaFileStats *delta_stats_decode(const DeltaSchema *schema,
 /* The column-independent part of a file's statistics. */
 typedef struct DeltaStatsHeader
 {
-	bool		has_stats;		/* parsed, and a JSON object */
-	bool		has_num_records;
 	int64		num_records;
 	int			tight_bounds;	/* -1 absent, 0 false, 1 true */
+	bool		has_stats;		/* parsed, and a JSON object */
+	bool		has_num_records;
 } DeltaStatsHeader;
 
 /*
@@ -105,13 +105,46 @@ typedef struct DeltaDecisionMemo
 	uint8	   *state;
 } DeltaDecisionMemo;
 
+/*
+ * The outcome of a whole set of reads on a commit's AddFiles: which of them
+ * some read keeps, for a set of reads identified by its key (the reads'
+ * decision keys in order).  Only complete lists are stored, so a list
+ * answers every file.
+ */
+typedef struct DeltaKeptList
+{
+	struct DeltaKeptList *next;
+	char	   *key;
+	int			keylen;
+	int			n;				/* the AddFiles the list answers */
+	int			nkept;
+	int		   *kept;			/* positions in 0..n some read keeps,
+								 * ascending */
+} DeltaKeptList;
+
 typedef struct DeltaCommitStats
 {
 	int			nfiles;			/* = commit->n_files */
 	DeltaStatsHeader *hdr;		/* [nfiles], NULL before the first pass */
 	DeltaStatsColumn *cols;
 	DeltaDecisionMemo *memos;
+	DeltaKeptList *kept;
 } DeltaCommitStats;
+
+/* The kept list stored under this key, or NULL. */
+extern const DeltaKeptList *delta_commit_stats_kept(const DeltaCommitStats *cs,
+													const char *key,
+													int keylen);
+
+/*
+ * Store the kept list of keep[0..n) under key (which must not be stored
+ * yet), allocated in cxt; returns it.
+ */
+extern const DeltaKeptList *delta_commit_stats_kept_store(DeltaCommitStats *cs,
+														  const char *key,
+														  int keylen, int n,
+														  const bool *keep,
+														  MemoryContext cxt);
 
 /*
  * The answer array of the keep-predicate with this key, created zeroed

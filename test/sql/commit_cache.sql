@@ -161,6 +161,29 @@ SELECT bytes <= pg_size_bytes(current_setting('deltacc.commit_cache_size')) AS w
   FROM deltacc.commit_cache_stats();
 RESET deltacc.commit_cache_size;
 
+-- conflicts() remembers, per winner, which added files the whole set of
+-- reads keeps (keyed by every read, in order).  ids_winner10's winner adds
+-- ten files of 100 ids each: repeated and reordered sets, sets sharing a
+-- read with another, and a set that keeps nothing answer exactly as with
+-- the cache off, warm and again; each kept file must still conflict.
+CREATE FUNCTION pg_temp.survivors(preds text[]) RETURNS text LANGUAGE sql AS $$
+    SELECT coalesce(string_agg(format('%s %s', winning_version, path), ', '
+                               ORDER BY winning_version, path), '(none)')
+      FROM deltacc.conflicts(pg_temp.tbl('ids_winner10'), 0, preds,
+                             pg_temp.delete_actions(), mode => 'stats') $$;
+CREATE TEMP TABLE read_sets(n int, p text[]);
+INSERT INTO read_sets VALUES (1, '{id < 50}'), (2, '{id >= 950}'),
+    (3, '{id < 50, id >= 950}'), (4, '{id >= 950, id < 50}'), (5, '{id < 50}'),
+    (6, '{id > 100000}'), (7, '{id BETWEEN 150 AND 250}'),
+    (8, '{id < 50, id > 100000}'), (9, '{id >= 950}');
+SET deltacc.commit_cache_size = 0;
+CREATE TEMP TABLE uncached AS SELECT n, p, pg_temp.survivors(p) AS s FROM read_sets;
+RESET deltacc.commit_cache_size;
+CREATE TEMP TABLE cached1 AS SELECT n, pg_temp.survivors(p) AS s FROM read_sets ORDER BY n;
+CREATE TEMP TABLE cached2 AS SELECT n, pg_temp.survivors(p) AS s FROM read_sets ORDER BY n DESC;
+SELECT u.n, u.p, u.s AS conflicts, u.s = c1.s AS same_warm, u.s = c2.s AS same_again
+  FROM uncached u JOIN cached1 c1 USING (n) JOIN cached2 c2 USING (n) ORDER BY u.n;
+
 -- the privilege check runs on every call, before the cache: a role
 -- without pg_read_server_files gets 42501 even for commits cached here
 CREATE ROLE regress_cc_nobody;
