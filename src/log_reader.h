@@ -221,9 +221,9 @@ extern DjValue DeltaLogParseLine(const char *line, Size len);
 /*
  * The one pread loop of the project: read up to len bytes at offset into
  * the caller's buf from the raw descriptor fd (file < 0) or the virtual
- * file 'file' (fd < 0), stopping early only at end of file.  Checks for
- * interrupts before every read.  Returns the count read, or -1 with errno
- * set on a read error.
+ * file 'file' (fd < 0), stopping early only at end of file.  Reads at
+ * most 8 MB at a time and checks for interrupts before every read.  Returns
+ * the count read, or -1 with errno set on a read error.
  */
 extern ssize_t DeltaPreadLoop(int fd, File file, char *buf, Size len,
 							  off_t offset);

@@ -607,13 +607,36 @@ lazy_close_cb(void *arg)
 	/* the checkpoint cursor closes its file with its own context */
 }
 
+/* Whether the decoded add fa is the file of live key k: path and DV id. */
+static bool
+lazy_key_matches(const DeltaFileAction *fa, const LiveKey *k)
+{
+	if (strcmp(fa->path, k->path) != 0)
+		return false;
+	if (fa->dv == NULL || k->dv_uid == NULL)
+		return fa->dv == NULL && k->dv_uid == NULL;
+	return strcmp(fa->dv->unique_id, k->dv_uid) == 0;
+}
+
+/* ERROR: the checkpoint read again is not the one replayed. */
+static void
+lazy_checkpoint_changed(int64 version)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
+				   version));
+}
+
 /*
  * The snapshot started from a keys-only checkpoint state: the live keys
  * that still come from it (fa set, offset = index in start->files) have no
  * stats.  When, in key order, those indexes only grow (checkpoints written
  * in path order), a cursor reads them in one pass as they are fetched;
  * otherwise the checkpoint is read again whole, fully decoded (as without
- * keys_only), and the keys point into that.
+ * keys_only), and the keys point into that.  Either way each key must find
+ * its own file (path and DV id) at its index, else the checkpoint changed
+ * between the reads (ERRCODE_DATA_CORRUPTED).
  */
 static void
 lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
@@ -640,17 +663,18 @@ lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
 	}
 	full = DeltaCheckpointReadFull(lz->log, start);
 	if (full->n_files != start->n_files)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
-					   start->version));
+		lazy_checkpoint_changed(start->version);
 	for (i = 0; i < snap->n_files; i++)
 	{
 		LiveKey    *k = lz->keys[i];
 
 		CHECK_FOR_INTERRUPTS();
-		if (k->fa != NULL)
-			k->fa = &full->files[k->offset];
+		if (k->fa == NULL)
+			continue;
+		/* the same file at the same place, as the cursor checks */
+		if (!lazy_key_matches(&full->files[k->offset], k))
+			lazy_checkpoint_changed(start->version);
+		k->fa = &full->files[k->offset];
 	}
 }
 
@@ -957,10 +981,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	{
 		DeltaFileAction *fa = &b.files[i];
 
-		if (fa->kind == DELTA_FILE_ADD && strcmp(fa->path, k->path) == 0 &&
-			((fa->dv == NULL && k->dv_uid == NULL) ||
-			 (fa->dv != NULL && k->dv_uid != NULL &&
-			  strcmp(fa->dv->unique_id, k->dv_uid) == 0)))
+		if (fa->kind == DELTA_FILE_ADD && lazy_key_matches(fa, k))
 			return fa;
 	}
 	ereport(ERROR,
@@ -979,13 +1000,8 @@ lazy_checkpoint_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode
 	DeltaFileAction *fa = DeltaCheckpointCursorGet(snap->lazy->ckpt_cursor,
 												   k->offset, mode);
 
-	if (strcmp(fa->path, k->path) != 0 ||
-		(fa->dv == NULL) != (k->dv_uid == NULL) ||
-		(fa->dv != NULL && strcmp(fa->dv->unique_id, k->dv_uid) != 0))
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
-					   snap->checkpoint_version));
+	if (!lazy_key_matches(fa, k))
+		lazy_checkpoint_changed(snap->checkpoint_version);
 	return fa;
 }
 
