@@ -655,23 +655,6 @@ DeltaLogOpen(const char *table_path)
 }
 
 /*
- * Open a file of the table (path relative to the root) for reading as a
- * virtual file (DeltaOpenRegularVfd); ERROR when it cannot be opened.  The
- * caller must FileClose it.
- */
-File
-DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
-{
-	char	   *abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	File		file;
-	struct stat st;
-
-	file = DeltaOpenRegularVfd(abs_path, "Delta log file", rel_path, &st);
-	pfree(abs_path);
-	return file;
-}
-
-/*
  * Largest single read of DeltaPreadLoop: a whole-file read of a big commit
  * (DeltaReadWholeFile) checks for cancel at least every 8 MB, and FileRead's
  * int count is never exceeded.

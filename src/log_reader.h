@@ -210,12 +210,9 @@ extern void DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
 									  DeltaActionLineCallback cb, void *arg);
 
 /*
- * Random access to log lines (lazy snapshots): open a table file as a
- * virtual file (DeltaOpenRegularVfd: the caller must FileClose it; ERROR
- * if impossible), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,
- * DjValue in CurrentMemoryContext).
+ * Parse one log line (ERRCODE_DATA_CORRUPTED on bad JSON, DjValue in
+ * CurrentMemoryContext).
  */
-extern File DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
 extern DjValue DeltaLogParseLine(const char *line, Size len);
 
 /*

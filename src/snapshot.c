@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "common/hashfn.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -63,6 +65,8 @@ typedef struct LiveKey
  * starts at most LAZY_SEQ_GAP bytes past the run's last one), doubling from
  * LAZY_WINDOW_MIN to LAZY_WINDOW bytes while the run goes on; a line that
  * continues no run reads just itself into the least recently used window.
+ * A commit file of at most LAZY_WINDOW bytes is read whole into one window
+ * instead (small commits whose paths interleave are then read once each).
  * Memory: LAZY_WINDOWS * LAZY_WINDOW bytes (a longer line gets a buffer of
  * its own size until the window is reused).  The commit files stay open in
  * a cache of LAZY_FILES virtual files, least recently used closed first.
@@ -92,6 +96,7 @@ typedef struct LazyFile
 	int32		source;			/* commit (index in sources), -1: none */
 	File		file;			/* a virtual file: transaction abort leaves
 								 * it open, lazy_close_cb closes it */
+	int64		size;			/* its size when opened */
 	uint64		used;			/* LRU clock */
 } LazyFile;
 
@@ -826,13 +831,16 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 }
 
 /*
- * The virtual file of commit 'source' (file name 'name'), from the cache of
+ * The open file of commit 'source' (file name 'name'), from the cache of
  * open files (opening it, and closing the least recently used one, when it
- * is not there).
+ * is not there).  The entry belongs to the cache: valid until the next call.
  */
-static File
+static LazyFile *
 lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 {
+	char	   *abs_path;
+	struct stat st;
+
 	LazyFile   *lru = NULL;
 	int			i;
 
@@ -843,7 +851,7 @@ lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 		if (f->source == source)
 		{
 			f->used = lz->clock;
-			return f->file;
+			return f;
 		}
 		if (lru == NULL || f->used < lru->used)
 			lru = f;
@@ -852,10 +860,13 @@ lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 		FileClose(lru->file);
 	lru->source = -1;
 	lru->file = -1;
-	lru->file = DeltaLogOpenRel(lz->log, name);
+	abs_path = psprintf("%s/%s", lz->log->table_path, name);
+	lru->file = DeltaOpenRegularVfd(abs_path, "Delta log file", name, &st);
+	pfree(abs_path);
+	lru->size = (int64) st.st_size;
 	lru->source = source;
 	lru->used = lz->clock;
-	return lru->file;
+	return lru;
 }
 
 /*
@@ -872,9 +883,10 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	LazyWindow *run = NULL;
 	LazyWindow *lru = NULL;
 	LazyWindow *w;
+	LazyFile   *f;
+	int64		start;
 	Size		want;
 	Size		got;
-	File		file;
 	int			i;
 
 	lz->clock++;
@@ -922,7 +934,17 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	w->source = k->source;
 	w->len = 0;
 	w->used = lz->clock;
-	want = Max((Size) k->len, w->want);
+	f = lazy_source_file(lz, k->source, w->name);
+	if (f->size <= LAZY_WINDOW && end <= f->size)
+	{
+		start = 0;				/* a small file: all of it */
+		want = (Size) f->size;
+	}
+	else
+	{
+		start = k->offset;
+		want = Max((Size) k->len, w->want);
+	}
 	if (want > w->cap || (w->cap > LAZY_WINDOW && want <= LAZY_WINDOW))
 	{
 		/*
@@ -938,19 +960,18 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 										Max(want, (Size) LAZY_WINDOW));
 		w->cap = Max(want, (Size) LAZY_WINDOW);
 	}
-	file = lazy_source_file(lz, k->source, w->name);
-	got = DeltaFileReadAtMost(file, w->buf, want, (off_t) k->offset,
+	got = DeltaFileReadAtMost(f->file, w->buf, want, (off_t) start,
 							  "Delta log file", w->name);
-	if (got < (Size) k->len)
+	if (start + (int64) got < end)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("Delta log file \"%s\" changed while it was being read",
 					   w->name));
-	w->start = k->offset;
+	w->start = start;
 	w->len = got;
 	w->last_end = end;
 	*name = w->name;
-	return w->buf;
+	return w->buf + (k->offset - start);
 }
 
 /*
