@@ -1670,6 +1670,13 @@ struct StatsLayout
 	JsSlot	   *slots;			/* [shape.nslots] */
 	bool		has_plan;		/* plan is usable */
 	JbPlan		plan;
+	/* a keyed peek's tree (layout_peek_prepare) */
+	const char *const *peek_keys;	/* the keys it was made for, or NULL */
+	bool		peek_ok;		/* it can be made */
+	DjValue		peek_root;		/* object of the members with those keys */
+	int		   *peek_member;	/* [peek_root.len]: index in root */
+	int		   *peek_first;		/* [peek_root.len]: first slot */
+	int		   *peek_nslots;	/* [peek_root.len]: number of slots */
 	int			misses;			/* texts in a row that did not match */
 };
 
@@ -2082,6 +2089,7 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 
 	lay->valid = false;
 	lay->has_plan = false;
+	lay->peek_keys = NULL;
 	MemoryContextReset(lay->cxt);
 	alloc = dc_fmt_allocator(lay->cxt);
 	if (!js_build(&lay->shape, text, len, JS_PLAIN, &alloc) ||
@@ -2106,26 +2114,35 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 }
 
 /*
- * layout_tree: the parse tree of text, which js_match just matched against
- * the layout (lay->slots): the model's tree with its leaves pointed at the
- * values, in one copy of the text in the scratch arena where each value is
- * NUL-terminated (the byte after a value is never part of another: values
- * are separated by at least one literal byte).
+ * A copy of text[0..len) in the scratch arena, with room for a NUL after
+ * it, for layout_fill.
  */
-static DjValue *
-layout_tree(StatsLayout *lay, const char *text, size_t len)
+static char *
+layout_copy(const char *text, size_t len)
 {
-	char	   *copy;
-	int			i;
+	char	   *copy = dc_arena_alloc_raw(dc_scratch_arena, len + 1);
 
-	copy = dc_arena_alloc_raw(dc_scratch_arena, len + 1);
 	if (copy == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_OUT_OF_MEMORY),
 				errmsg("out of memory"),
 				errdetail("Failed on a request of size %zu.", len + 1));
 	memcpy(copy, text, len);
-	for (i = 0; i < lay->shape.nslots; i++)
+	return copy;
+}
+
+/*
+ * Point the model's leaves of slots [first, first + n) at the values of
+ * the text just matched (lay->slots), in copy (layout_copy of the text),
+ * where each value is NUL-terminated (the byte after a value is never part
+ * of another: values are separated by at least one literal byte).
+ */
+static void
+layout_fill(StatsLayout *lay, char *copy, int first, int n)
+{
+	int			i;
+
+	for (i = first; i < first + n; i++)
 	{
 		const JsSlot *sl = &lay->slots[i];
 		DjValue    *v = lay->leaf[i];
@@ -2154,16 +2171,122 @@ layout_tree(StatsLayout *lay, const char *text, size_t len)
 				break;
 		}
 	}
+}
+
+/*
+ * layout_tree: the parse tree of text, which js_match just matched against
+ * the layout (lay->slots): the model's tree with its leaves pointed at the
+ * values (layout_fill; in the scratch arena).
+ */
+static DjValue *
+layout_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots);
 	return &lay->root;
 }
 
 /*
- * dc_json_stats_to_jsonb_ext: see json_util.h.
+ * Whether a keyed peek's tree can be made for keys (a NULL-terminated
+ * array, compared by address): an object holding copies of the model's
+ * top-level members with those keys, in text order, and the slots of each.
+ * Made once per layout (in its context) for the first keys asked for;
+ * other keys get false (the whole tree).
+ */
+static bool
+layout_peek_prepare(StatsLayout *lay, const char *const *keys)
+{
+	const DjValue *root = &lay->root;
+	DjMember   *members;
+	int			slot = 0;
+	int			k = 0;
+	uint32		i;
+
+	if (lay->peek_keys != NULL)
+		return lay->peek_keys == keys && lay->peek_ok;
+	lay->peek_keys = keys;
+	lay->peek_ok = false;
+	if (root->type != DJ_OBJECT)
+		return false;
+	members = MemoryContextAlloc(lay->cxt, sizeof(DjMember) * Max(root->len, 1));
+	lay->peek_member = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	lay->peek_first = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	lay->peek_nslots = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	for (i = 0; i < root->len; i++)
+	{
+		const DjMember *m = &root->u.members[i];
+		int			n = plan_count_leaves(&m->value);
+		const char *const *kp;
+
+		for (kp = keys; *kp != NULL; kp++)
+			if (m->keylen == strlen(*kp) && memcmp(m->key, *kp, m->keylen) == 0)
+			{
+				members[k] = *m;
+				lay->peek_member[k] = (int) i;
+				lay->peek_first[k] = slot;
+				lay->peek_nslots[k] = n;
+				k++;
+				break;
+			}
+		slot += n;
+	}
+	lay->peek_root.type = DJ_OBJECT;
+	lay->peek_root.len = (uint32) k;
+	lay->peek_root.u.members = members;
+	lay->peek_ok = true;
+	return true;
+}
+
+/*
+ * The keyed peek's tree of text, which js_match just matched against the
+ * layout (layout_peek_prepare said yes): the selected members with their
+ * leaves filled (layout_fill; in the scratch arena).
+ */
+static const DjValue *
+layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	char	   *copy = layout_copy(text, len);
+	uint32		k;
+
+	for (k = 0; k < lay->peek_root.len; k++)
+	{
+		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k]);
+		lay->peek_root.u.members[k].value =
+			lay->root.u.members[lay->peek_member[k]].value;
+	}
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same members as in the parse of the text */
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "deltacc peek check",
+												  ALLOCSET_DEFAULT_SIZES);
+		FmtAllocator alloc = dc_fmt_allocator(cxt);
+		DjValue		ref;
+		DjError		err;
+
+		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
+		for (k = 0; k < lay->peek_root.len; k++)
+		{
+			const DjMember *a = &lay->peek_root.u.members[k];
+			const DjMember *b = &ref.u.members[lay->peek_member[k]];
+
+			Assert(a->keylen == b->keylen &&
+				   memcmp(a->key, b->key, a->keylen) == 0 &&
+				   fj_tree_equal(&a->value, &b->value));
+		}
+		MemoryContextDelete(cxt);
+	}
+#endif
+	return &lay->peek_root;
+}
+
+/*
+ * dc_json_stats_to_jsonb_keys: see json_util.h.
  */
 Jsonb *
-dc_json_stats_to_jsonb_ext(const char *text, size_t len,
-						   void (*peek) (void *arg, const DjValue *v),
-						   void *arg)
+dc_json_stats_to_jsonb_keys(const char *text, size_t len,
+							const char *const *keys,
+							void (*peek) (void *arg, const DjValue *v),
+							void *arg)
 {
 	StatsLayout *lay;
 	Jsonb	   *result = NULL;
@@ -2198,7 +2321,8 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 	if (result == NULL)
 		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
 	else if (peek != NULL)
-		peek(arg, layout_tree(lay, text, len));
+		peek(arg, keys != NULL && layout_peek_prepare(lay, keys) ?
+			 layout_peek_tree(lay, text, len) : layout_tree(lay, text, len));
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
 #ifdef USE_ASSERT_CHECKING
@@ -2213,6 +2337,17 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 	}
 #endif
 	return result;
+}
+
+/*
+ * dc_json_stats_to_jsonb_ext: see json_util.h.
+ */
+Jsonb *
+dc_json_stats_to_jsonb_ext(const char *text, size_t len,
+						   void (*peek) (void *arg, const DjValue *v),
+						   void *arg)
+{
+	return dc_json_stats_to_jsonb_keys(text, len, NULL, peek, arg);
 }
 
 /*
