@@ -1238,7 +1238,9 @@ struct DeltaCkptCursor
 	MemoryContext cxt;			/* owns everything below */
 	int			part;			/* part being read (n: past the end) */
 	char	   *rel_path;		/* of that part, NULL when none is open */
-	int			fd;
+	File		file;			/* that part (a virtual file, closed by
+								 * cursor_cxt_cb when the cursor's context
+								 * goes: abort leaves it open), or -1 */
 	MemoryContext file_cxt;		/* the open part: footer, reader, arena */
 	MemoryContext rg_cxt;
 	MemoryContext row_cxt;
@@ -1257,9 +1259,9 @@ struct DeltaCkptCursor
 static void
 cursor_close_part(DeltaCkptCursor *cur)
 {
-	if (cur->fd >= 0)
-		CloseTransientFile(cur->fd);
-	cur->fd = -1;
+	if (cur->file >= 0)
+		FileClose(cur->file);
+	cur->file = -1;
 	if (cur->file_cxt != NULL)
 		MemoryContextDelete(cur->file_cxt);
 	cur->file_cxt = NULL;
@@ -1274,9 +1276,9 @@ cursor_cxt_cb(void *arg)
 {
 	DeltaCkptCursor *cur = (DeltaCkptCursor *) arg;
 
-	if (cur->fd >= 0)
-		CloseTransientFile(cur->fd);
-	cur->fd = -1;
+	if (cur->file >= 0)
+		FileClose(cur->file);
+	cur->file = -1;
 	cur->file_cxt = NULL;
 }
 
@@ -1304,10 +1306,10 @@ cursor_open_part(DeltaCkptCursor *cur)
 	cur->row_arena = dc_arena_create(cur->file_cxt);
 	cur->row_alloc = dc_arena_allocator(cur->row_arena);
 	cur->arena = dc_arena_create(cur->file_cxt);
-	cur->fd = DeltaOpenRegularFile(psprintf("%s/%s", cur->log->table_path, cur->rel_path),
-								   "checkpoint file", cur->rel_path, &st);
+	cur->file = DeltaOpenRegularVfd(psprintf("%s/%s", cur->log->table_path, cur->rel_path),
+									"checkpoint file", cur->rel_path, &st);
 	memset(&err, 0, sizeof(err));
-	cur->f = pq_open(DeltaPqReadAt, &cur->fd, (uint64_t) st.st_size, &file_alloc,
+	cur->f = pq_open(DeltaPqReadAtVfd, &cur->file, (uint64_t) st.st_size, &file_alloc,
 					 NULL, &err);
 	if (cur->f == NULL)
 		ckpt_pq_error(&err);
@@ -1336,7 +1338,7 @@ DeltaCheckpointCursorOpen(DeltaLog *log, const DeltaCommit *state)
 	cur->n = state->ckpt_n;
 	cur->version = state->version;
 	cur->cxt = cxt;
-	cur->fd = -1;
+	cur->file = -1;
 	cb = MemoryContextAlloc(cxt, sizeof(MemoryContextCallback));
 	cb->func = cursor_cxt_cb;
 	cb->arg = cur;
@@ -1369,7 +1371,7 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 		DeltaCheckpointCursorClose(cur);	/* start again from the top */
 	memset(&err, 0, sizeof(err));
 	DeltaErrorContextPush(&pos, cur->rel_path ? cur->rel_path : "_delta_log");
-	if (cur->fd < 0)
+	if (cur->file < 0)
 		pos.file = "_delta_log";
 	for (;;)
 	{
@@ -1378,7 +1380,7 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 		int			rc;
 
 		CHECK_FOR_INTERRUPTS();
-		if (cur->fd < 0)
+		if (cur->file < 0)
 		{
 			if (cur->part >= cur->n)
 				ereport(ERROR,

@@ -660,29 +660,20 @@ dr_parquet_error(const char *display_path, const PqError *err)
 }
 
 /*
- * DeltaPqReadAt: see data_reader.h.
+ * DeltaPqReadAt, DeltaPqReadAtVfd: see data_reader.h.
  */
 int
 DeltaPqReadAt(void *ctx, uint64_t off, size_t len, void *buf)
 {
-	int			fd = *(int *) ctx;
-	char	   *p = (char *) buf;
+	return DeltaPreadLoop(*(int *) ctx, -1, buf, len, (off_t) off) ==
+		(ssize_t) len ? 0 : -1;
+}
 
-	while (len > 0)
-	{
-		ssize_t		n;
-
-		CHECK_FOR_INTERRUPTS();
-		n = pg_pread(fd, p, len, (off_t) off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t) n;
-		len -= (size_t) n;
-	}
-	return 0;
+int
+DeltaPqReadAtVfd(void *ctx, uint64_t off, size_t len, void *buf)
+{
+	return DeltaPreadLoop(-1, *(File *) ctx, buf, len, (off_t) off) ==
+		(ssize_t) len ? 0 : -1;
 }
 
 /*

@@ -359,6 +359,41 @@ dj_member_qsort_cmp(const void *a, const void *b)
 						 *(const DjMember *const *) b);
 }
 
+/*
+ * Sort the members m[0..n) (pointers into one members array) into jsonb
+ * order and drop the duplicate keys, keeping the last member of each key,
+ * as pushJsonbValue does; returns how many are left (in m[0..)).
+ * Allocates nothing.
+ */
+static uint32
+dj_sort_unique_members(const DjMember **m, uint32 n)
+{
+	uint32		npairs;
+	uint32		i;
+	uint32		k;
+
+	/* insertion sort for the small objects of statistics */
+	if (n <= 24)
+	{
+		for (i = 1; i < n; i++)
+		{
+			const DjMember *t = m[i];
+
+			for (k = i; k > 0 && dj_member_cmp(m[k - 1], t) > 0; k--)
+				m[k] = m[k - 1];
+			m[k] = t;
+		}
+	}
+	else
+		qsort(m, n, sizeof(DjMember *), dj_member_qsort_cmp);
+	npairs = n > 0 ? 1 : 0;
+	for (i = 1; i < n; i++)
+		if (m[i]->keylen != m[npairs - 1]->keylen ||
+			memcmp(m[i]->key, m[npairs - 1]->key, m[i]->keylen) != 0)
+			m[npairs++] = m[i];
+	return npairs;
+}
+
 static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
 					  bool strict);
 
@@ -375,31 +410,39 @@ static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
 #define DC_NUMERIC_DSCALE_SHIFT 7
 #define DC_NUMERIC_WEIGHT_SIGN	0x0040
 #define DC_NUMERIC_WEIGHT_MASK	0x003F
-#define DC_NUMERIC_SHORT_MAX	(VARHDRSZ + sizeof(uint16) + 5 * sizeof(int16))
+#define DC_NUMERIC_SHORT_INT_DIGITS 19	/* in a uint64 */
+#define DC_NUMERIC_SHORT_FRAC_DIGITS 16	/* < 10^16 once padded to 4s */
+#define DC_NUMERIC_SHORT_MAX	(VARHDRSZ + sizeof(uint16) + 9 * sizeof(int16))
 
 /*
- * Write into out (DC_NUMERIC_SHORT_MAX bytes) the numeric of a JSON number
- * token that is a plain integer or decimal of at most 15 digits without
- * exponent, byte for byte what numeric_in (or int64_to_numeric /
- * int64_div_fast_to_numeric) gives for it; returns its length, or 0 for
- * any other token.  Assert-enabled builds compare every jsonb made with it
- * against JsonbValueToJsonb of numerics made by those functions.
+ * Write into out (DC_NUMERIC_SHORT_MAX bytes) the numeric of the JSON number
+ * token s[0..toklen) (no NUL needed) when it is a plain integer or decimal
+ * without exponent, of at most 19 digits before the point and 16 after
+ * (at most 5 + 4 base-10000 digits), byte for byte what numeric_in gives
+ * for it; returns its length, or 0 for any other token.  Assert-enabled
+ * builds compare every jsonb made with it against JsonbValueToJsonb of
+ * numerics made by numeric_in (or int64_to_numeric /
+ * int64_div_fast_to_numeric, which give the same).
  */
 static int
-dj_number_short_numeric(const DjValue *v, char *out)
+dj_number_short_numeric(const char *s, size_t toklen, char *out)
 {
-	const char *s = v->u.num;
-	const char *end = s + v->len;
+	const char *end = s + toklen;
+	const char *ip;
+	const char *fp;
 	bool		neg = false;
-	uint64		mant = 0;
-	int			ndigits = 0;
-	int			scale = 0;
-	int			pad;
-	int16		groups[6];
-	int			ngroups = 0;
-	int			first;
-	int			last;
+	uint64		ival = 0;
+	uint64		fval = 0;
+	unsigned int d;
+	int			ni;
+	int			nf = 0;
+	int16		lsf[10];		/* base-10000 digits, least significant first */
+	int			n = 0;
+	int			nint = 0;
+	int			top;
+	int			low;
 	int			weight;
+	int			k;
 	uint16		head;
 	int			len;
 
@@ -408,63 +451,85 @@ dj_number_short_numeric(const DjValue *v, char *out)
 		neg = true;
 		s++;
 	}
-	for (; s < end && *s >= '0' && *s <= '9'; s++)
-	{
-		mant = mant * 10 + (*s - '0');
-		if (++ndigits > 15)
-			return 0;
-	}
+	for (ip = s; s < end && (d = (unsigned char) *s - '0') <= 9; s++)
+		ival = ival * 10 + d;
+	ni = (int) (s - ip);
+	if (ni == 0 || ni > DC_NUMERIC_SHORT_INT_DIGITS)
+		return 0;
 	if (s < end && *s == '.')
 	{
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
-		{
-			mant = mant * 10 + (*s - '0');
-			scale++;
-			if (++ndigits > 15)
-				return 0;
-		}
-		if (scale == 0)
+		/* wraps for more than 19 digits, but those are refused */
+		for (fp = ++s; s < end && (d = (unsigned char) *s - '0') <= 9; s++)
+			fval = fval * 10 + d;
+		nf = (int) (s - fp);
+		if (nf == 0 || nf > DC_NUMERIC_SHORT_FRAC_DIGITS)
 			return 0;
 	}
-	if (s != end || ndigits == 0)
-		return 0;
-	/* align the fraction to whole base-10000 digits: < 10^18, fits */
-	for (pad = (4 - scale % 4) % 4; pad > 0; pad--)
-		mant *= 10;
-	/* groups, least significant first */
-	while (mant > 0)
+	if (s != end)
+		return 0;				/* an exponent, or not a number */
+
+	/*
+	 * Base-10000 digits aligned on the decimal point: the fraction's padded
+	 * on the right to whole digits (at most 16 decimal digits: below 10^16,
+	 * no overflow), then the integer part's.
+	 */
+	for (k = nf; k % 4 != 0; k++)
+		fval *= 10;
+	for (k /= 4; k > 0; k--)
 	{
-		groups[ngroups++] = (int16) (mant % 10000);
-		mant /= 10000;
+		lsf[n++] = (int16) (fval % 10000);
+		fval /= 10000;
 	}
-	/* the most significant group has weight ngroups - 1 - fraction groups */
-	weight = ngroups - 1 - (scale + 3) / 4;
-	first = ngroups - 1;		/* most significant, in groups[] */
-	last = 0;
-	while (last <= first && groups[last] == 0)
-		last++;					/* trailing zero digits */
-	if (last > first)
+	for (; ival > 0; ival /= 10000)
 	{
-		/* zero */
+		lsf[n++] = (int16) (ival % 10000);
+		nint++;
+	}
+	/* no leading (only the fraction's can be) or trailing zero digits */
+	weight = nint - 1;
+	for (top = n - 1; top >= 0 && lsf[top] == 0; top--)
+		weight--;
+	for (low = 0; low <= top && lsf[low] == 0; low++)
+		;
+	if (top < low)
+	{
+		/* zero: no digits, weight 0, never negative (dscale kept) */
 		weight = 0;
 		neg = false;
-		first = -1;
-		last = 0;
 	}
 	head = DC_NUMERIC_SHORT | (neg ? DC_NUMERIC_SHORT_SIGN : 0) |
-		(uint16) (scale << DC_NUMERIC_DSCALE_SHIFT) |
+		(uint16) (nf << DC_NUMERIC_DSCALE_SHIFT) |
 		(weight < 0 ? DC_NUMERIC_WEIGHT_SIGN : 0) |
 		(uint16) (weight & DC_NUMERIC_WEIGHT_MASK);
-	len = VARHDRSZ + sizeof(uint16) + (first - last + 1) * sizeof(int16);
-	SET_VARSIZE(out, len);
+	len = VARHDRSZ + sizeof(uint16);
 	memcpy(out + VARHDRSZ, &head, sizeof(uint16));
-	for (; first >= last; first--)
+	for (k = top; k >= low; k--)
 	{
-		int16		d = groups[first];
-
-		memcpy(out + len - (first - last + 1) * sizeof(int16), &d, sizeof(int16));
+		memcpy(out + len, &lsf[k], sizeof(int16));
+		len += sizeof(int16);
 	}
+	SET_VARSIZE(out, len);
 	return len;
+}
+
+/*
+ * Write the numeric of the number token s[0..len) when
+ * dj_number_short_numeric takes it (padding first, as for any numeric);
+ * *header gets its JEntry.  False, writing nothing, for any other token.
+ */
+static inline bool
+jbw_short_number(StringInfo buf, const char *s, size_t len, JEntry *header)
+{
+	int32		num[(DC_NUMERIC_SHORT_MAX + 7) / 4];	/* aligned */
+	int			numlen = dj_number_short_numeric(s, len, (char *) num);
+	int			pad;
+
+	if (numlen == 0)
+		return false;
+	pad = jbw_pad(buf);
+	jbw_append(buf, num, numlen);
+	*header = JENTRY_ISNUMERIC | (pad + numlen);
+	return true;
 }
 
 /*
@@ -522,7 +587,6 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 	int			entries;
 	int			totallen = 0;
 	uint32		i;
-	uint32		k;
 
 	CHECK_FOR_INTERRUPTS();
 	check_stack_depth();
@@ -544,25 +608,7 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 		}
 		m[i] = &v->u.members[i];
 	}
-	/* sort (insertion sort for the small objects of statistics), unique */
-	if (n <= 24)
-	{
-		for (i = 1; i < n; i++)
-		{
-			const DjMember *t = m[i];
-
-			for (k = i; k > 0 && dj_member_cmp(m[k - 1], t) > 0; k--)
-				m[k] = m[k - 1];
-			m[k] = t;
-		}
-	}
-	else
-		qsort(m, n, sizeof(DjMember *), dj_member_qsort_cmp);
-	npairs = n > 0 ? 1 : 0;
-	for (i = 1; i < n; i++)
-		if (m[i]->keylen != m[npairs - 1]->keylen ||
-			memcmp(m[i]->key, m[npairs - 1]->key, m[i]->keylen) != 0)
-			m[npairs++] = m[i];
+	npairs = dj_sort_unique_members(m, n);
 
 	jbw_pad(buf);
 	head = npairs | JB_FOBJECT;
@@ -612,20 +658,8 @@ jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 		return jbw_array(buf, v->u.items, v->len, false, header, strict);
 	if (v->type == DJ_OBJECT)
 		return jbw_object(buf, v, header, strict);
-	if (v->type == DJ_NUMBER)
-	{
-		int32		num[(DC_NUMERIC_SHORT_MAX + 7) / 4];	/* aligned */
-		int			numlen = dj_number_short_numeric(v, (char *) num);
-
-		if (numlen > 0)
-		{
-			int			pad = jbw_pad(buf);
-
-			jbw_append(buf, num, numlen);
-			*header = JENTRY_ISNUMERIC | (pad + numlen);
-			return true;
-		}
-	}
+	if (v->type == DJ_NUMBER && jbw_short_number(buf, v->u.num, v->len, header))
+		return true;
 	if (!dj_scalar_to_jsonb(v, &jv, strict))
 		return false;
 	switch (jv.type)
@@ -1555,17 +1589,77 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
  * Statistics texts of one layout
  *
  * A writer repeats one statistics layout on every add of a table: the same
- * keys in the same order, only the numbers and strings change.  The parse
- * tree of a text laid out like the last one parsed (jshape.h: same bytes
- * between the scalar values, each scalar of the same kind, strings without
- * escapes) is the last one's tree with its scalar leaves replaced, so it is
- * made without parsing: js_match finds the values, which are copied into
- * the leaves (with a NUL, as the parser would).  The jsonb is then written
- * from that tree by the same writer.  Any other text is parsed as usual,
- * and its layout remembered (at most a few times in a row when layouts
- * keep changing).
+ * keys in the same order, only the numbers and strings change.  A text
+ * laid out like the last one parsed (jshape.h: same bytes between the
+ * scalar values, each scalar of the same kind, strings without escapes) is
+ * not parsed: js_match finds its values, and the layout's jsonb plan (below)
+ * writes its jsonb straight from them.  Its parse tree, when a caller wants
+ * to peek at it or the plan declines, is the model's tree with the scalar
+ * leaves pointed at the new values (in one copy of the text, each value
+ * NUL-terminated there, as the parser would give it).  Any other text is
+ * parsed as usual, and its layout remembered (at most a few times in a row
+ * when layouts keep changing).
  * ---------------------------------------------------------------------
  */
+
+/*
+ * The jsonb plan of a layout.  Every text of a layout has the same
+ * containers and keys, so the same key order in jsonb; only the scalars
+ * differ.  A plan, made once per layout from the model's tree, is
+ * jbw_value unrolled for that tree: a list of steps in the order jsonb
+ * stores things.  An OPEN step copies a container's fixed part, prepared
+ * once: its header word, its JEntries (the keys' final, the values' zero
+ * until filled), and its keys sorted as jsonb sorts them, without the
+ * duplicates jsonb drops (the values of dropped members get no steps:
+ * their slots are matched but never written).  A STRING, NUMBER or WORD
+ * step writes one scalar of the text (a string slot's bytes as they are,
+ * since a slot's string has no escapes; a number with
+ * dj_number_short_numeric, or through jbw_value for other forms; true,
+ * false or null, whichever the text has) and fills its JEntry, whose place
+ * and kind (length or end offset) the step knows; a CLOSE step fills the
+ * container's own JEntry in its parent.  The padding before containers
+ * and numerics depends on the lengths before them, so it is worked out
+ * while writing, as jbw_value does.  The result is the bytes jbw_value
+ * writes for the text's tree, which assert-enabled builds check against a
+ * parse of every text.
+ */
+typedef enum JbStepKind
+{
+	JBS_OPEN,
+	JBS_STRING,
+	JBS_NUMBER,
+	JBS_WORD,
+	JBS_CLOSE
+} JbStepKind;
+
+typedef struct JbStep
+{
+	JbStepKind	kind;
+	bool		has_off;		/* values: the JEntry holds the end offset */
+	int			idx;			/* values: index of the JEntry in the
+								 * container (-1: the top-level container) */
+	int			slot;			/* scalars: the slot */
+	int			fixed_off;		/* OPEN: its fixed part in plan->fixed */
+	int			fixed_len;
+	int			keylen;			/* OPEN: bytes of its keys */
+} JbStep;
+
+/* Deepest container nesting a plan takes (deeper: the tree writer). */
+#define JB_PLAN_MAX_DEPTH 16
+
+typedef struct JbPlan
+{
+	JbStep	   *steps;
+	int			nsteps;
+	int			cap;
+	StringInfoData fixed;		/* the containers' fixed parts */
+	int			bound;			/* bytes a result can take beyond the
+								 * text's length (see plan_write) */
+	MemoryContext cxt;			/* the layout's: out lives there */
+	char	   *out;			/* plan_write's buffer */
+	int			out_size;
+} JbPlan;
+
 struct StatsLayout
 {
 	MemoryContext cxt;			/* owns everything below; reset per build */
@@ -1574,6 +1668,15 @@ struct StatsLayout
 	DjValue		root;			/* the model's tree (dj_parse, in cxt) */
 	DjValue   **leaf;			/* [shape.nslots]: its scalars, text order */
 	JsSlot	   *slots;			/* [shape.nslots] */
+	bool		has_plan;		/* plan is usable */
+	JbPlan		plan;
+	/* a keyed peek's tree (layout_peek_prepare) */
+	const char *const *peek_keys;	/* the keys it was made for, or NULL */
+	bool		peek_ok;		/* it can be made */
+	DjValue		peek_root;		/* object of the members with those keys */
+	int		   *peek_member;	/* [peek_root.len]: index in root */
+	int		   *peek_first;		/* [peek_root.len]: first slot */
+	int		   *peek_nslots;	/* [peek_root.len]: number of slots */
 	int			misses;			/* texts in a row that did not match */
 };
 
@@ -1627,10 +1730,352 @@ layout_kind_matches(const DjValue *v, JsSlotKind kind)
 	}
 }
 
+/* Number of scalar leaves of v (the slots it takes). */
+static int
+plan_count_leaves(const DjValue *v)
+{
+	int			n = 0;
+	uint32		i;
+
+	check_stack_depth();
+	if (v->type == DJ_OBJECT)
+		for (i = 0; i < v->len; i++)
+			n += plan_count_leaves(&v->u.members[i].value);
+	else if (v->type == DJ_ARRAY)
+		for (i = 0; i < v->len; i++)
+			n += plan_count_leaves(&v->u.items[i]);
+	else
+		n = 1;
+	return n;
+}
+
+/*
+ * Append a step of the given kind to the plan (CurrentMemoryContext: the
+ * layout's) and return it; the pointer is good until the next call.
+ * idx is the JEntry the step's value fills in its container (-1: none).
+ */
+static JbStep *
+plan_step(JbPlan *plan, JbStepKind kind, int idx)
+{
+	JbStep	   *st;
+
+	if (plan->nsteps == plan->cap)
+	{
+		plan->cap = plan->cap ? plan->cap * 2 : 64;
+		plan->steps = plan->steps ?
+			repalloc(plan->steps, sizeof(JbStep) * plan->cap) :
+			palloc(sizeof(JbStep) * plan->cap);
+	}
+	st = &plan->steps[plan->nsteps++];
+	memset(st, 0, sizeof(JbStep));
+	st->kind = kind;
+	st->idx = idx;
+	st->has_off = idx >= 0 && idx % JB_OFFSET_STRIDE == 0;
+	return st;
+}
+
+/* Append n zero JEntries to a container's fixed part. */
+static void
+plan_zero_entries(StringInfo fixed, uint32 n)
+{
+	int			off;
+
+	enlargeStringInfo(fixed, (int) (n * sizeof(JEntry)));
+	off = fixed->len;
+	memset(fixed->data + off, 0, n * sizeof(JEntry));
+	fixed->len += (int) (n * sizeof(JEntry));
+}
+
+/*
+ * Add the steps that write v, whose first scalar leaf is slot first_slot,
+ * as the value whose JEntry is number idx of its container (-1: the top
+ * level), at container depth depth, to the plan (memory:
+ * CurrentMemoryContext, the layout's); plan->bound grows by the most each
+ * step can write beyond the text's bytes.  False when the plan cannot
+ * take v (nesting too deep).
+ */
+static bool
+plan_add(JbPlan *plan, const DjValue *v, int first_slot, int idx, int depth)
+{
+	uint32		n = v->len;
+	uint32		head;
+	int			fixed_off = plan->fixed.len;
+	int			keylen = 0;
+	uint32		npairs = 0;
+	uint32		i;
+	JbStep	   *st;
+
+	CHECK_FOR_INTERRUPTS();
+	check_stack_depth();
+	switch (v->type)
+	{
+		case DJ_STRING:
+			/* its bytes are the text's */
+			plan_step(plan, JBS_STRING, idx)->slot = first_slot;
+			return true;
+		case DJ_NUMBER:
+			plan->bound += 3 + DC_NUMERIC_SHORT_MAX;
+			plan_step(plan, JBS_NUMBER, idx)->slot = first_slot;
+			return true;
+		case DJ_TRUE:
+		case DJ_FALSE:
+		case DJ_NULL:
+			plan_step(plan, JBS_WORD, idx)->slot = first_slot;
+			return true;
+		default:
+			break;
+	}
+	if (depth >= JB_PLAN_MAX_DEPTH)
+		return false;
+	if (v->type == DJ_ARRAY)
+	{
+		int			slot = first_slot;
+
+		head = n | JB_FARRAY;
+		appendBinaryStringInfo(&plan->fixed, (const char *) &head,
+							   sizeof(uint32));
+		plan_zero_entries(&plan->fixed, n);
+		st = plan_step(plan, JBS_OPEN, idx);
+		st->fixed_off = fixed_off;
+		st->fixed_len = plan->fixed.len - fixed_off;
+		st->keylen = 0;
+		plan->bound += 3 + st->fixed_len;
+		for (i = 0; i < n; i++)
+		{
+			if (!plan_add(plan, &v->u.items[i], slot, (int) i, depth + 1))
+				return false;
+			slot += plan_count_leaves(&v->u.items[i]);
+		}
+	}
+	else
+	{
+		const DjMember **m = palloc(sizeof(DjMember *) * Max(n, 1));
+		int		   *start = palloc(sizeof(int) * Max(n, 1));
+
+		/* each member's first slot, in text order */
+		for (i = 0; i < n; i++)
+		{
+			m[i] = &v->u.members[i];
+			start[i] = i == 0 ? first_slot :
+				start[i - 1] + plan_count_leaves(&v->u.members[i - 1].value);
+		}
+		npairs = dj_sort_unique_members(m, n);
+		head = npairs | JB_FOBJECT;
+		appendBinaryStringInfo(&plan->fixed, (const char *) &head,
+							   sizeof(uint32));
+		for (i = 0; i < npairs; i++)
+		{
+			JEntry		meta = JENTRY_ISSTRING | m[i]->keylen;
+
+			keylen += (int) m[i]->keylen;
+			if (i % JB_OFFSET_STRIDE == 0)
+				meta = JENTRY_ISSTRING | keylen | JENTRY_HAS_OFF;
+			appendBinaryStringInfo(&plan->fixed, (const char *) &meta,
+								   sizeof(JEntry));
+		}
+		plan_zero_entries(&plan->fixed, npairs);
+		for (i = 0; i < npairs; i++)
+			appendBinaryStringInfo(&plan->fixed, m[i]->key, (int) m[i]->keylen);
+		st = plan_step(plan, JBS_OPEN, idx);
+		st->fixed_off = fixed_off;
+		st->fixed_len = plan->fixed.len - fixed_off;
+		st->keylen = keylen;
+		plan->bound += 3 + st->fixed_len;
+		for (i = 0; i < npairs; i++)
+			if (!plan_add(plan, &m[i]->value, start[m[i] - v->u.members],
+						  (int) (npairs + i), depth + 1))
+				return false;
+		pfree(m);
+		pfree(start);
+	}
+	plan_step(plan, JBS_CLOSE, idx);
+	return true;
+}
+
+/* A container being written by plan_write. */
+typedef struct JbFrame
+{
+	int			base;			/* buffer offset before its padding */
+	int			entries;		/* buffer offset of its JEntries */
+	int			totallen;		/* bytes of its data so far */
+} JbFrame;
+
+/*
+ * The jsonb of the text whose slots (matched against the layout of plan)
+ * are slots, palloc'd in CurrentMemoryContext; NULL, leaving nothing
+ * allocated there, when a number does not fit numeric (the general path
+ * decides).  It is written in plan->out (the plan's own buffer, which
+ * grows as needed), then copied out at its exact size.
+ *
+ * The buffer has room for the most the text can make: each
+ * container's fixed part and up to 3 bytes of padding before it, for each
+ * number up to 3 bytes of padding and DC_NUMERIC_SHORT_MAX bytes (a
+ * number dj_number_short_numeric does not take makes room for itself and
+ * for all that again), and the strings' bytes, which are fewer than the
+ * text's; so the writes below need no checks.  The text is at most
+ * JS_MAX_TEXT bytes, so the result stays far below jsonb's size limits
+ * (each text byte makes at most ~8 bytes of jsonb: a one-digit number and
+ * its comma become a JEntry, up to 3 bytes of padding and an 8-byte
+ * numeric).
+ */
+static Jsonb *
+plan_write(JbPlan *plan, const char *text, size_t textlen,
+		   const JsSlot *slots)
+{
+	JbFrame		frames[JB_PLAN_MAX_DEPTH];
+	JbFrame    *fr = NULL;
+	int			depth = -1;
+	StringInfoData buf;
+	char	   *d;
+	int			len = VARHDRSZ;
+	int			need = plan->bound + (int) textlen + VARHDRSZ + sizeof(uint32);
+	int			room = need;
+	const JbStep *st;
+	const JbStep *end = plan->steps + plan->nsteps;
+	Jsonb	   *result;
+
+	Assert(textlen <= JS_MAX_TEXT);
+	if (plan->out_size < room)
+	{
+		plan->out_size = Max(room, plan->out_size * 2);
+		plan->out = plan->out ?
+			repalloc(plan->out, plan->out_size) :
+			MemoryContextAlloc(plan->cxt, plan->out_size);
+	}
+	d = plan->out;
+	room = plan->out_size;
+	for (st = plan->steps; st < end; st++)
+	{
+		const JsSlot *sl = NULL;
+		JEntry		meta;
+		int			vlen;
+		int			at;
+
+		switch (st->kind)
+		{
+			case JBS_OPEN:
+				fr = &frames[++depth];
+				fr->base = len;
+				memset(d + len, 0, sizeof(uint32));	/* padding */
+				len = INTALIGN(len);
+				memcpy(d + len, plan->fixed.data + st->fixed_off,
+					   st->fixed_len);
+				fr->entries = len + sizeof(uint32);
+				fr->totallen = st->keylen;
+				len += st->fixed_len;
+				continue;
+			case JBS_STRING:
+				sl = &slots[st->slot];
+				memcpy(d + len, text + sl->off, sl->len);
+				len += (int) sl->len;
+				meta = JENTRY_ISSTRING;
+				vlen = (int) sl->len;
+				break;
+			case JBS_NUMBER:
+				sl = &slots[st->slot];
+				memset(d + len, 0, sizeof(uint32));	/* padding */
+				at = INTALIGN(len);
+				vlen = dj_number_short_numeric(text + sl->off, sl->len, d + at);
+				if (vlen > 0)
+				{
+					vlen += at - len;	/* the padding counts */
+					len += vlen;
+				}
+				meta = JENTRY_ISNUMERIC;
+				if (vlen == 0)
+				{
+					/* other forms: a NUL-terminated token for jbw_value */
+					char		tok[JS_MAX_NUMBER + 1];
+					DjValue		v;
+					JEntry		header;
+					bool		ok;
+					MemoryContext old;
+
+					if (sl->len > JS_MAX_NUMBER)
+						ok = false;
+					else
+					{
+						memcpy(tok, text + sl->off, sl->len);
+						tok[sl->len] = '\0';
+						v.type = DJ_NUMBER;
+						v.len = (uint32) sl->len;
+						v.u.num = tok;
+						buf.data = d;
+						buf.len = len;
+						buf.maxlen = room;
+						buf.cursor = 0;
+						old = MemoryContextSwitchTo(dc_scratch_cxt);
+						ok = jbw_value(&buf, &v, &header, false);
+						MemoryContextSwitchTo(old);
+						/* room again for all the plan's worst case */
+						if (ok)
+							enlargeStringInfo(&buf, need);
+						d = plan->out = buf.data;
+						room = plan->out_size = buf.maxlen;
+					}
+					if (!ok)
+						return NULL;
+					vlen = buf.len - len;
+					len = buf.len;
+					Assert((int) JBE_OFFLENFLD(header) == vlen);
+				}
+				break;
+			case JBS_WORD:
+				sl = &slots[st->slot];
+				meta = sl->kind == JS_SLOT_TRUE ? JENTRY_ISBOOL_TRUE :
+					sl->kind == JS_SLOT_FALSE ? JENTRY_ISBOOL_FALSE :
+					JENTRY_ISNULL;
+				vlen = 0;
+				break;
+			case JBS_CLOSE:
+			default:
+				vlen = len - fr->base;
+				if (--depth < 0)
+					continue;
+				fr = &frames[depth];
+				meta = JENTRY_ISCONTAINER;
+				break;
+		}
+		/* the value's JEntry in its container */
+		fr->totallen += vlen;
+		meta |= st->has_off ? (JEntry) fr->totallen | JENTRY_HAS_OFF :
+			(JEntry) vlen;
+		memcpy(d + fr->entries + st->idx * sizeof(JEntry), &meta,
+			   sizeof(JEntry));
+	}
+	Assert(depth == -1 && len <= room);
+	SET_VARSIZE(d, len);
+	result = palloc(len);
+	memcpy(result, d, len);
+	return result;
+}
+
+/*
+ * Make the layout's jsonb plan (in lay->cxt, which is current) from its
+ * model tree; lay->has_plan says whether it could.  A top-level scalar
+ * (jsonb wraps it in a raw-scalar array) and nesting beyond
+ * JB_PLAN_MAX_DEPTH are left to the tree writer.
+ */
+static void
+plan_build(StatsLayout *lay)
+{
+	JbPlan	   *plan = &lay->plan;
+
+	lay->has_plan = false;
+	memset(plan, 0, sizeof(JbPlan));
+	plan->cxt = lay->cxt;
+	if (lay->root.type != DJ_OBJECT && lay->root.type != DJ_ARRAY)
+		return;
+	initStringInfo(&plan->fixed);
+	if (!plan_add(plan, &lay->root, 0, -1, 0))
+		return;
+	lay->has_plan = true;
+}
+
 /*
  * layout_build: remember the layout of text (valid JSON): its shape, its
- * tree, and which leaf each slot fills.  No layout when the text does not
- * fit one (see jshape.h) or anything disagrees.
+ * tree, which leaf each slot fills, and its jsonb plan.  No layout when
+ * the text does not fit one (see jshape.h) or anything disagrees.
  */
 static void
 layout_build(StatsLayout *lay, const char *text, size_t len)
@@ -1640,8 +2085,11 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 	size_t		consumed;
 	int			n = 0;
 	int			i;
+	MemoryContext old;
 
 	lay->valid = false;
+	lay->has_plan = false;
+	lay->peek_keys = NULL;
 	MemoryContextReset(lay->cxt);
 	alloc = dc_fmt_allocator(lay->cxt);
 	if (!js_build(&lay->shape, text, len, JS_PLAIN, &alloc) ||
@@ -1660,70 +2108,189 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 		if (!layout_kind_matches(lay->leaf[i], lay->slots[i].kind))
 			return;
 	lay->valid = true;
+	old = MemoryContextSwitchTo(lay->cxt);
+	plan_build(lay);
+	MemoryContextSwitchTo(old);
 }
 
 /*
- * layout_tree: the parse tree of text when it has the remembered layout
- * (values copied into the scratch arena), else NULL.
+ * A copy of text[0..len) in the scratch arena, with room for a NUL after
+ * it, for layout_fill.
  */
-static DjValue *
-layout_tree(StatsLayout *lay, const char *text, size_t len)
+static char *
+layout_copy(const char *text, size_t len)
 {
-	size_t		consumed;
+	char	   *copy = dc_arena_alloc_raw(dc_scratch_arena, len + 1);
+
+	if (copy == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_OUT_OF_MEMORY),
+				errmsg("out of memory"),
+				errdetail("Failed on a request of size %zu.", len + 1));
+	memcpy(copy, text, len);
+	return copy;
+}
+
+/*
+ * Point the model's leaves of slots [first, first + n) at the values of
+ * the text just matched (lay->slots), in copy (layout_copy of the text),
+ * where each value is NUL-terminated (the byte after a value is never part
+ * of another: values are separated by at least one literal byte).
+ */
+static void
+layout_fill(StatsLayout *lay, char *copy, int first, int n)
+{
 	int			i;
 
-	if (!lay->valid ||
-		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
-				  NULL) || consumed != len)
-		return NULL;
-	for (i = 0; i < lay->shape.nslots; i++)
+	for (i = first; i < first + n; i++)
 	{
 		const JsSlot *sl = &lay->slots[i];
 		DjValue    *v = lay->leaf[i];
-		char	   *copy;
 
+		v->len = 0;
 		switch (sl->kind)
 		{
 			case JS_SLOT_NUMBER:
 			case JS_SLOT_STRING:
-				copy = dc_arena_alloc_raw(dc_scratch_arena, sl->len + 1);
-				memcpy(copy, text + sl->off, sl->len);
-				copy[sl->len] = '\0';
+				copy[sl->off + sl->len] = '\0';
 				v->type = sl->kind == JS_SLOT_NUMBER ? DJ_NUMBER : DJ_STRING;
 				v->len = (uint32) sl->len;
 				if (v->type == DJ_NUMBER)
-					v->u.num = copy;
+					v->u.num = copy + sl->off;
 				else
-					v->u.str = copy;
+					v->u.str = copy + sl->off;
 				break;
 			case JS_SLOT_TRUE:
 				v->type = DJ_TRUE;
-				v->len = 0;
 				break;
 			case JS_SLOT_FALSE:
 				v->type = DJ_FALSE;
-				v->len = 0;
 				break;
 			case JS_SLOT_NULL:
 				v->type = DJ_NULL;
-				v->len = 0;
 				break;
 		}
 	}
+}
+
+/*
+ * layout_tree: the parse tree of text, which js_match just matched against
+ * the layout (lay->slots): the model's tree with its leaves pointed at the
+ * values (layout_fill; in the scratch arena).
+ */
+static DjValue *
+layout_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots);
 	return &lay->root;
 }
 
 /*
- * dc_json_stats_to_jsonb_ext: see json_util.h.
+ * Whether a keyed peek's tree can be made for keys (a NULL-terminated
+ * array, compared by address): an object holding copies of the model's
+ * top-level members with those keys, in text order, and the slots of each.
+ * Made once per layout (in its context) for the first keys asked for;
+ * other keys get false (the whole tree).
+ */
+static bool
+layout_peek_prepare(StatsLayout *lay, const char *const *keys)
+{
+	const DjValue *root = &lay->root;
+	DjMember   *members;
+	int			slot = 0;
+	int			k = 0;
+	uint32		i;
+
+	if (lay->peek_keys != NULL)
+		return lay->peek_keys == keys && lay->peek_ok;
+	lay->peek_keys = keys;
+	lay->peek_ok = false;
+	if (root->type != DJ_OBJECT)
+		return false;
+	members = MemoryContextAlloc(lay->cxt, sizeof(DjMember) * Max(root->len, 1));
+	lay->peek_member = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	lay->peek_first = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	lay->peek_nslots = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	for (i = 0; i < root->len; i++)
+	{
+		const DjMember *m = &root->u.members[i];
+		int			n = plan_count_leaves(&m->value);
+		const char *const *kp;
+
+		for (kp = keys; *kp != NULL; kp++)
+			if (m->keylen == strlen(*kp) && memcmp(m->key, *kp, m->keylen) == 0)
+			{
+				members[k] = *m;
+				lay->peek_member[k] = (int) i;
+				lay->peek_first[k] = slot;
+				lay->peek_nslots[k] = n;
+				k++;
+				break;
+			}
+		slot += n;
+	}
+	lay->peek_root.type = DJ_OBJECT;
+	lay->peek_root.len = (uint32) k;
+	lay->peek_root.u.members = members;
+	lay->peek_ok = true;
+	return true;
+}
+
+/*
+ * The keyed peek's tree of text, which js_match just matched against the
+ * layout (layout_peek_prepare said yes): the selected members with their
+ * leaves filled (layout_fill; in the scratch arena).
+ */
+static const DjValue *
+layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	char	   *copy = layout_copy(text, len);
+	uint32		k;
+
+	for (k = 0; k < lay->peek_root.len; k++)
+	{
+		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k]);
+		lay->peek_root.u.members[k].value =
+			lay->root.u.members[lay->peek_member[k]].value;
+	}
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same members as in the parse of the text */
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "deltacc peek check",
+												  ALLOCSET_DEFAULT_SIZES);
+		FmtAllocator alloc = dc_fmt_allocator(cxt);
+		DjValue		ref;
+		DjError		err;
+
+		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
+		for (k = 0; k < lay->peek_root.len; k++)
+		{
+			const DjMember *a = &lay->peek_root.u.members[k];
+			const DjMember *b = &ref.u.members[lay->peek_member[k]];
+
+			Assert(a->keylen == b->keylen &&
+				   memcmp(a->key, b->key, a->keylen) == 0 &&
+				   fj_tree_equal(&a->value, &b->value));
+		}
+		MemoryContextDelete(cxt);
+	}
+#endif
+	return &lay->peek_root;
+}
+
+/*
+ * dc_json_stats_to_jsonb_keys: see json_util.h.
  */
 Jsonb *
-dc_json_stats_to_jsonb_ext(const char *text, size_t len,
-						   void (*peek) (void *arg, const DjValue *v),
-						   void *arg)
+dc_json_stats_to_jsonb_keys(const char *text, size_t len,
+							const char *const *keys,
+							void (*peek) (void *arg, const DjValue *v),
+							void *arg)
 {
 	StatsLayout *lay;
-	DjValue    *tree;
-	Jsonb	   *result;
+	Jsonb	   *result = NULL;
+	size_t		consumed;
 
 	if (dc_stats_layout == NULL)
 	{
@@ -1734,9 +2301,9 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 		dc_stats_layout = lay;
 	}
 	lay = dc_stats_layout;
-	dc_scratch_prepare();
-	tree = layout_tree(lay, text, len);
-	if (tree == NULL)
+	if (!lay->valid ||
+		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
+				  NULL) || consumed != len)
 	{
 		/* another layout: parsed, and remembered in its turn */
 		result = dc_json_text_to_jsonb_ext(text, len, peek, arg);
@@ -1748,7 +2315,14 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 		return result;
 	}
 	lay->misses = 0;
-	result = scratch_tree_to_jsonb(tree, peek, arg);
+	dc_scratch_prepare();
+	if (lay->has_plan && len <= JS_MAX_TEXT)
+		result = plan_write(&lay->plan, text, len, lay->slots);
+	if (result == NULL)
+		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
+	else if (peek != NULL)
+		peek(arg, keys != NULL && layout_peek_prepare(lay, keys) ?
+			 layout_peek_tree(lay, text, len) : layout_tree(lay, text, len));
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
 #ifdef USE_ASSERT_CHECKING
@@ -1763,6 +2337,17 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 	}
 #endif
 	return result;
+}
+
+/*
+ * dc_json_stats_to_jsonb_ext: see json_util.h.
+ */
+Jsonb *
+dc_json_stats_to_jsonb_ext(const char *text, size_t len,
+						   void (*peek) (void *arg, const DjValue *v),
+						   void *arg)
+{
+	return dc_json_stats_to_jsonb_keys(text, len, NULL, peek, arg);
 }
 
 /*

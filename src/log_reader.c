@@ -26,6 +26,7 @@
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/wait_event.h"
 
 #include "actions.h"
 #include "json_util.h"
@@ -129,6 +130,46 @@ DeltaFileErrcode(int err)
 }
 
 /*
+ * The checks of DeltaOpenRegularFile and DeltaOpenRegularVfd on what the
+ * open returned (fd, and the virtual file 'file' when there is one, else
+ * -1): ERROR when the open failed, fstat fails or it is not a regular file.
+ * The virtual file is closed before an ERROR (abort would not close it).
+ */
+static void
+open_regular_check(int fd, File file, const char *what,
+				   const char *display_name, struct stat *st)
+{
+	int			code;
+	int			save_errno;
+
+	if (fd < 0)
+	{
+		code = DeltaFileErrcode(errno);
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open %s \"%s\": %m", what, display_name));
+	}
+	if (fstat(fd, st) < 0)
+	{
+		save_errno = errno;
+		if (file >= 0)
+			FileClose(file);
+		errno = save_errno;
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat %s \"%s\": %m", what, display_name));
+	}
+	if (!S_ISREG(st->st_mode))
+	{
+		if (file >= 0)
+			FileClose(file);
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("%s \"%s\" is not a regular file", what, display_name));
+	}
+}
+
+/*
  * See log_reader.h.  O_NONBLOCK: opening a FIFO planted in the table must
  * not block the backend beyond the reach of cancel; the S_ISREG check then
  * refuses it.  (No effect on regular files.)
@@ -140,23 +181,21 @@ DeltaOpenRegularFile(const char *abs_path, const char *what,
 	int			fd;
 
 	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	if (fd < 0)
-	{
-		int			code = DeltaFileErrcode(errno);
-
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open %s \"%s\": %m", what, display_name));
-	}
-	if (fstat(fd, st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat %s \"%s\": %m", what, display_name));
-	if (!S_ISREG(st->st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("%s \"%s\" is not a regular file", what, display_name));
+	open_regular_check(fd, -1, what, display_name, st);
 	return fd;
+}
+
+/* See log_reader.h. */
+File
+DeltaOpenRegularVfd(const char *abs_path, const char *what,
+					const char *display_name, struct stat *st)
+{
+	File		file;
+
+	file = PathNameOpenFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
+	open_regular_check(file < 0 ? -1 : FileGetRawDesc(file), file, what,
+					   display_name, st);
+	return file;
 }
 
 /*
@@ -616,52 +655,83 @@ DeltaLogOpen(const char *table_path)
 }
 
 /*
- * Open a file of the table (path relative to the root) for reading with
- * OpenTransientFile; ERROR (errcode_for_file_access) when it cannot be
- * opened.  Closed automatically at transaction end; close it with
- * CloseTransientFile when done.
+ * Open a file of the table (path relative to the root) for reading as a
+ * virtual file (DeltaOpenRegularVfd); ERROR when it cannot be opened.  The
+ * caller must FileClose it.
  */
-int
+File
 DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
 {
 	char	   *abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	int			fd;
-
+	File		file;
 	struct stat st;
 
-	fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
+	file = DeltaOpenRegularVfd(abs_path, "Delta log file", rel_path, &st);
 	pfree(abs_path);
-	return fd;
+	return file;
 }
 
 /*
- * See log_reader.h.
+ * See log_reader.h.  FileRead takes an int count (and retries EINTR
+ * itself): a virtual file is read at most 1 GB at a time.
  */
-Size
-DeltaReadAtMost(int fd, char *buf, Size len, off_t offset, const char *what,
-				const char *display_name)
+ssize_t
+DeltaPreadLoop(int fd, File file, char *buf, Size len, off_t offset)
 {
 	Size		done = 0;
 
+	Assert((fd >= 0) != (file >= 0));
 	while (done < len)
 	{
 		ssize_t		n;
 
 		CHECK_FOR_INTERRUPTS();
-		n = pg_pread(fd, buf + done, len - done, offset + (off_t) done);
+		if (file >= 0)
+			n = FileRead(file, buf + done, (int) Min(len - done, (Size) MaxAllocSize),
+						 offset + (off_t) done, WAIT_EVENT_DATA_FILE_READ);
+		else
+			n = pg_pread(fd, buf + done, len - done, offset + (off_t) done);
 		if (n < 0)
 		{
 			if (errno == EINTR)
 				continue;
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not read %s \"%s\": %m", what, display_name));
+			return -1;
 		}
 		if (n == 0)
 			break;				/* end of file */
 		done += (Size) n;
 	}
-	return done;
+	return (ssize_t) done;
+}
+
+/* DeltaReadAtMost and DeltaFileReadAtMost (see log_reader.h). */
+static Size
+read_at_most(int fd, File file, char *buf, Size len, off_t offset,
+			 const char *what, const char *display_name)
+{
+	ssize_t		done = DeltaPreadLoop(fd, file, buf, len, offset);
+
+	if (done < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not read %s \"%s\": %m", what, display_name));
+	return (Size) done;
+}
+
+/* See log_reader.h. */
+Size
+DeltaReadAtMost(int fd, char *buf, Size len, off_t offset, const char *what,
+				const char *display_name)
+{
+	return read_at_most(fd, -1, buf, len, offset, what, display_name);
+}
+
+/* See log_reader.h. */
+Size
+DeltaFileReadAtMost(File file, char *buf, Size len, off_t offset,
+					const char *what, const char *display_name)
+{
+	return read_at_most(-1, file, buf, len, offset, what, display_name);
 }
 
 /*
@@ -773,6 +843,7 @@ scan_action_file_buf(DeltaLog *log, const char *rel_path,
 					 DeltaActionLineSkip skip, DeltaActionLineTry try_line,
 					 DeltaActionLineCallback cb, void *arg, char *given)
 {
+	char	   *abs_path;
 	int			fd;
 	struct stat st;
 	DeltaErrorPosition errpos;
@@ -788,11 +859,9 @@ scan_action_file_buf(DeltaLog *log, const char *rel_path,
 	bool		eof = false;
 
 	DeltaErrorContextPush(&errpos, rel_path);
-	fd = DeltaLogOpenRel(log, rel_path);
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat Delta log file \"%s\": %m", rel_path));
+	abs_path = psprintf("%s/%s", log->table_path, rel_path);
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
+	pfree(abs_path);
 	if ((uint64) st.st_size > (uint64) deltacc_max_log_file_bytes)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

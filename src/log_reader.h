@@ -20,6 +20,8 @@
 #ifndef DELTACC_LOG_READER_H
 #define DELTACC_LOG_READER_H
 
+#include "storage/fd.h"
+
 #include "delta_actions.h"
 #include "djson.h"
 #include "json_util.h"
@@ -105,6 +107,17 @@ extern int	DeltaFileErrcode(int err);
 struct stat;
 extern int	DeltaOpenRegularFile(const char *abs_path, const char *what,
 								 const char *display_name, struct stat *st);
+
+/*
+ * DeltaOpenRegularFile for a file kept open across calls: a virtual file
+ * (PathNameOpenFile) the caller must FileClose, typically from a reset
+ * callback of the memory context that holds it.  (Transaction abort closes
+ * every OpenTransientFile descriptor first, so such a callback would close
+ * a stale number; abort leaves virtual files alone.)  Same checks and
+ * ERRORs; the file is closed before any ERROR raised after the open.
+ */
+extern File DeltaOpenRegularVfd(const char *abs_path, const char *what,
+								const char *display_name, struct stat *st);
 
 /*
  * ERROR (ERRCODE_INSUFFICIENT_PRIVILEGE) unless the current user has the
@@ -197,22 +210,35 @@ extern void DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
 									  DeltaActionLineCallback cb, void *arg);
 
 /*
- * Random access to log lines (lazy snapshots): open a table file with
- * OpenTransientFile (ERROR if impossible), parse one line
- * (ERRCODE_DATA_CORRUPTED on bad JSON, DjValue in CurrentMemoryContext).
+ * Random access to log lines (lazy snapshots): open a table file as a
+ * virtual file (DeltaOpenRegularVfd: the caller must FileClose it; ERROR
+ * if impossible), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,
+ * DjValue in CurrentMemoryContext).
  */
-extern int	DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
+extern File DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
 extern DjValue DeltaLogParseLine(const char *line, Size len);
 
 /*
- * Read up to len bytes at offset of fd into the caller's buf, stopping
- * early only at end of file; returns the count read (the caller decides
- * whether a short read is an error).  Honours cancel; a read error is an
- * ERROR naming "<what> \"<display_name>\"".  The one pread loop of the log
- * reader's lazy re-reads and the deletion vector reader.
+ * The one pread loop of the project: read up to len bytes at offset into
+ * the caller's buf from the raw descriptor fd (file < 0) or the virtual
+ * file 'file' (fd < 0), stopping early only at end of file.  Checks for
+ * interrupts before every read.  Returns the count read, or -1 with errno
+ * set on a read error.
+ */
+extern ssize_t DeltaPreadLoop(int fd, File file, char *buf, Size len,
+							  off_t offset);
+
+/*
+ * DeltaPreadLoop on a raw descriptor (DeltaReadAtMost) or a virtual file
+ * (DeltaFileReadAtMost): returns the count read (the caller decides
+ * whether a short read is an error); a read error is an ERROR naming
+ * "<what> \"<display_name>\"".  Used by the lazy snapshot's re-reads, the
+ * deletion vector reader and DeltaReadWholeFile.
  */
 extern Size DeltaReadAtMost(int fd, char *buf, Size len, off_t offset,
 							const char *what, const char *display_name);
+extern Size DeltaFileReadAtMost(File file, char *buf, Size len, off_t offset,
+								const char *what, const char *display_name);
 
 /* Same, with the tree in an arena (reset first; see json_util.h). */
 extern DjValue DeltaLogParseLineArena(DcArena *arena, const char *line,

@@ -54,26 +54,58 @@ typedef struct LiveKey
 	bool		live;			/* false once removed */
 } LiveKey;
 
+/*
+ * Re-reading the add lines of a lazy snapshot (lazy_window_line).  Keys
+ * come in path order, which in many logs interleaves a few sequential runs
+ * of lines: commit files whose paths alternate, or one commit written as
+ * several sorted runs (part-00000..part-99999 and again).  Each run gets a
+ * read-ahead window of its own, found again by proximity (the next line
+ * starts at most LAZY_SEQ_GAP bytes past the run's last one), doubling from
+ * LAZY_WINDOW_MIN to LAZY_WINDOW bytes while the run goes on; a line that
+ * continues no run reads just itself into the least recently used window.
+ * Memory: LAZY_WINDOWS * LAZY_WINDOW bytes (a longer line gets a buffer of
+ * its own size until the window is reused).  The commit files stay open in
+ * a cache of LAZY_FILES virtual files, least recently used closed first.
+ */
+#define LAZY_WINDOWS 16
+#define LAZY_WINDOW (256 * 1024)
+#define LAZY_WINDOW_MIN (64 * 1024)
+#define LAZY_SEQ_GAP 4096
+#define LAZY_FILES 32
+#define LAZY_NAME_LEN 48		/* "_delta_log/" + 20 digits + ".json" */
+
+typedef struct LazyWindow
+{
+	int32		source;			/* commit (index in sources), -1: none */
+	char		name[LAZY_NAME_LEN];	/* its file name */
+	char	   *buf;			/* bytes [start, start + len) of the file */
+	Size		cap;
+	int64		start;
+	Size		len;
+	Size		want;			/* read-ahead size of the run */
+	int64		last_end;		/* end of the line served last */
+	uint64		used;			/* LRU clock */
+} LazyWindow;
+
+typedef struct LazyFile
+{
+	int32		source;			/* commit (index in sources), -1: none */
+	File		file;			/* a virtual file: transaction abort leaves
+								 * it open, lazy_close_cb closes it */
+	uint64		used;			/* LRU clock */
+} LazyFile;
+
 struct DeltaSnapshotLazy
 {
 	DeltaLog   *log;
 	LiveKey   **keys;			/* sorted by (path, dv_uid) */
 	int64	   *sources;		/* commit versions, by source index */
 	int			n_sources;
-	int			fd;				/* open commit file, or -1 */
-	int			fd_source;		/* which source fd is */
-	char	   *fd_name;		/* its file name (snapshot context), or
-								 * NULL */
 	DcArena    *arena;			/* parse trees of re-read lines */
 	MemoryContext arena_owner;	/* the snapshot context */
-	char	   *window;			/* bytes [win_start, win_start + win_len)
-								 * of commit fd_source (read ahead) */
-	int64		win_start;
-	Size		win_len;
-	Size		win_cap;
-	Size		win_want;		/* read-ahead size, grows while reads are
-								 * sequential */
-	int64		last_end;		/* end of the line served last */
+	uint64		clock;			/* LRU clock of windows and files */
+	LazyWindow	windows[LAZY_WINDOWS];
+	LazyFile	files[LAZY_FILES];
 	DeltaCkptCursor *ckpt_cursor;	/* checkpoint files (fa != NULL) are
 									 * keys only: decode them with this */
 	MemoryContextCallback close_cb;
@@ -555,16 +587,23 @@ finish_domains(DeltaSnapshot *snap, const DeltaCommit *start,
 	pfree(all);
 }
 
-/* Memory context reset callback: close the cached commit file. */
+/*
+ * Memory context reset callback: close the cached commit files (virtual
+ * files, which no transaction abort has closed behind its back).
+ */
 static void
 lazy_close_cb(void *arg)
 {
 	DeltaSnapshotLazy *lz = (DeltaSnapshotLazy *) arg;
+	int			i;
 
-	if (lz->fd >= 0)
-		CloseTransientFile(lz->fd);
-	lz->fd = -1;
-	lz->win_len = 0;
+	for (i = 0; i < LAZY_FILES; i++)
+	{
+		if (lz->files[i].source >= 0)
+			FileClose(lz->files[i].file);
+		lz->files[i].source = -1;
+		lz->files[i].file = -1;
+	}
 	/* the checkpoint cursor closes its file with its own context */
 }
 
@@ -654,7 +693,13 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 	snap->checkpoint_version = -1;
 	lz = palloc0(sizeof(DeltaSnapshotLazy));
 	lz->log = log;
-	lz->fd = -1;
+	for (i = 0; i < LAZY_WINDOWS; i++)
+		lz->windows[i].source = -1;
+	for (i = 0; i < LAZY_FILES; i++)
+	{
+		lz->files[i].source = -1;
+		lz->files[i].file = -1;
+	}
 	lz->close_cb.func = lazy_close_cb;
 	lz->close_cb.arg = lz;
 	lz->arena = dc_arena_create(cxt);
@@ -757,61 +802,136 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 }
 
 /*
- * The line of live key k in the open commit file (lz->fd).  While the
- * lines are fetched in file order (a log written in key order) they are
- * served from a read-ahead window that doubles up to LAZY_WINDOW bytes, so
- * that costs one pread per window instead of one per file; any other
- * access reads just the line, as before.  The result points into the
- * window (valid until the next call) and is not NUL-terminated.  A file
- * shorter than the line says is ERRCODE_DATA_CORRUPTED ("changed while it
- * was being read").
+ * The virtual file of commit 'source' (file name 'name'), from the cache of
+ * open files (opening it, and closing the least recently used one, when it
+ * is not there).
  */
-#define LAZY_WINDOW (1024 * 1024)
-#define LAZY_WINDOW_MIN (64 * 1024)
-#define LAZY_SEQ_GAP 4096
-
-static const char *
-lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char *name)
+static File
+lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 {
+	LazyFile   *lru = NULL;
+	int			i;
+
+	for (i = 0; i < LAZY_FILES; i++)
+	{
+		LazyFile   *f = &lz->files[i];
+
+		if (f->source == source)
+		{
+			f->used = lz->clock;
+			return f->file;
+		}
+		if (lru == NULL || f->used < lru->used)
+			lru = f;
+	}
+	if (lru->source >= 0)
+		FileClose(lru->file);
+	lru->source = -1;
+	lru->file = -1;
+	lru->file = DeltaLogOpenRel(lz->log, name);
+	lru->source = source;
+	lru->used = lz->clock;
+	return lru->file;
+}
+
+/*
+ * The line of live key k, from a read-ahead window (see LazyWindow above);
+ * *name is set to its commit file's name (owned by the snapshot).  The
+ * result points into the window (valid until the next call) and is not
+ * NUL-terminated.  A file shorter than the line says is
+ * ERRCODE_DATA_CORRUPTED ("changed while it was being read").
+ */
+static const char *
+lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
+{
+	int64		end = k->offset + k->len;
+	LazyWindow *run = NULL;
+	LazyWindow *lru = NULL;
+	LazyWindow *w;
 	Size		want;
 	Size		got;
-	bool		sequential;
+	File		file;
+	int			i;
 
-	sequential = lz->win_len > 0 && k->offset >= lz->last_end &&
-		k->offset - lz->last_end <= LAZY_SEQ_GAP;
-	lz->last_end = k->offset + k->len;
-	if (lz->win_len > 0 && k->offset >= lz->win_start &&
-		k->offset + k->len <= lz->win_start + (int64) lz->win_len)
-		return lz->window + (k->offset - lz->win_start);
-	if (sequential)
-		lz->win_want = Min(Max(lz->win_want * 2, (Size) LAZY_WINDOW_MIN),
-						   (Size) LAZY_WINDOW);
-	else
-		lz->win_want = 0;
-	want = Max((Size) k->len, lz->win_want);
-	if (want > lz->win_cap)
+	lz->clock++;
+	for (i = 0; i < LAZY_WINDOWS; i++)
 	{
-		lz->window = lz->window == NULL ?
-			MemoryContextAllocHuge(lz->arena_owner, want) :
-			repalloc_huge(lz->window, want);
-		lz->win_cap = want;
+		w = &lz->windows[i];
+		if (w->source == k->source)
+		{
+			if (k->offset >= w->start && end <= w->start + (int64) w->len)
+			{
+				w->last_end = end;
+				w->used = lz->clock;
+				*name = w->name;
+				return w->buf + (k->offset - w->start);
+			}
+			/* the run this line continues: the nearest one before it */
+			if (k->offset >= w->last_end &&
+				k->offset - w->last_end <= LAZY_SEQ_GAP &&
+				(run == NULL || w->last_end > run->last_end))
+				run = w;
+		}
+		if (lru == NULL || w->used < lru->used)
+			lru = w;
 	}
-	lz->win_len = 0;
-	got = DeltaReadAtMost(lz->fd, lz->window, want, (off_t) k->offset,
-						  "Delta log file", name);
+	if (run != NULL)
+	{
+		w = run;
+		w->want = Min(Max(w->want * 2, (Size) LAZY_WINDOW_MIN),
+					  (Size) LAZY_WINDOW);
+	}
+	else
+	{
+		w = lru;
+		w->want = 0;
+		if (w->source != k->source)
+		{
+			char	   *fresh = DeltaCommitFileName(lz->sources[k->source]);
+
+			w->source = -1;
+			Assert(strlen(fresh) < LAZY_NAME_LEN);
+			strlcpy(w->name, fresh, LAZY_NAME_LEN);
+			pfree(fresh);
+		}
+	}
+	w->source = k->source;
+	w->len = 0;
+	w->used = lz->clock;
+	want = Max((Size) k->len, w->want);
+	if (want > w->cap || (w->cap > LAZY_WINDOW && want <= LAZY_WINDOW))
+	{
+		/*
+		 * First use (the whole LAZY_WINDOW at once: buffers that grow step
+		 * by step make malloc move its mmap threshold and slow down every
+		 * other allocation of the scan), a longer line, or back from one.
+		 */
+		if (w->buf != NULL)
+			pfree(w->buf);
+		w->buf = NULL;
+		w->cap = 0;
+		w->buf = MemoryContextAllocHuge(lz->arena_owner,
+										Max(want, (Size) LAZY_WINDOW));
+		w->cap = Max(want, (Size) LAZY_WINDOW);
+	}
+	file = lazy_source_file(lz, k->source, w->name);
+	got = DeltaFileReadAtMost(file, w->buf, want, (off_t) k->offset,
+							  "Delta log file", w->name);
 	if (got < (Size) k->len)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta log file \"%s\" changed while it was being read", name));
-	lz->win_start = k->offset;
-	lz->win_len = got;
-	return lz->window;
+				errmsg("Delta log file \"%s\" changed while it was being read",
+					   w->name));
+	w->start = k->offset;
+	w->len = got;
+	w->last_end = end;
+	*name = w->name;
+	return w->buf;
 }
 
 /*
  * Decode the add behind a live key into CurrentMemoryContext, reading its
- * line from the commit file (the cached descriptor is reused while the
- * source stays the same).
+ * line again from its commit file (lazy_window_line).
  */
 static DeltaFileAction *
 lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
@@ -825,25 +945,9 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	DjValue		v;
 	int			i;
 
-	if (lz->fd < 0 || lz->fd_source != k->source)
-	{
-		char	   *fresh = DeltaCommitFileName(version);
-
-		if (lz->fd >= 0)
-			CloseTransientFile(lz->fd);
-		lz->fd = -1;
-		lz->win_len = 0;
-		if (lz->fd_name != NULL)
-			pfree(lz->fd_name);
-		lz->fd_name = MemoryContextStrdup(lz->arena_owner, fresh);
-		pfree(fresh);
-		lz->fd = DeltaLogOpenRel(lz->log, lz->fd_name);
-		lz->fd_source = k->source;
-	}
-	name = lz->fd_name;			/* formatted once per commit file */
+	line = lazy_window_line(lz, k, &name);
 	DeltaErrorContextPush(&errpos, name);
 	errpos.line = k->line_no;
-	line = lazy_window_line(lz, k, name);
 	v = DeltaLogParseLineArena(lz->arena, line, k->len);
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;
@@ -932,6 +1036,16 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	}
 	snap->files = files;
 	lazy_close_cb(snap->lazy);
+	for (i = 0; i < LAZY_WINDOWS; i++)
+	{
+		LazyWindow *w = &snap->lazy->windows[i];
+
+		if (w->buf != NULL)
+			pfree(w->buf);
+		w->buf = NULL;
+		w->cap = w->len = 0;
+		w->source = -1;
+	}
 	if (snap->lazy->ckpt_cursor != NULL)
 		DeltaCheckpointCursorClose(snap->lazy->ckpt_cursor);
 	MemoryContextSwitchTo(old);
@@ -943,33 +1057,4 @@ void
 DeltaSnapshotFree(DeltaSnapshot *snap)
 {
 	MemoryContextDelete(snap->cxt);
-}
-
-/*
- * Binary search for (path, dv_unique_id); NULL when not live.  A lazy
- * snapshot decodes the match into CurrentMemoryContext.
- */
-DeltaFileAction *
-DeltaSnapshotFind(DeltaSnapshot *snap, const char *path,
-				  const char *dv_unique_id)
-{
-	int64		lo = 0;
-	int64		hi = snap->n_files - 1;
-	LiveKey		probe;
-
-	probe.path = path;
-	probe.dv_uid = dv_unique_id;
-	while (lo <= hi)
-	{
-		int64		mid = lo + (hi - lo) / 2;
-		int			c = live_key_compare(snap->lazy->keys[mid], &probe);
-
-		if (c == 0)
-			return DeltaSnapshotGetFile(snap, mid);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
 }

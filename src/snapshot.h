@@ -141,12 +141,4 @@ extern DeltaCommit *DeltaLogStartingStateExt(DeltaLog *log, int64 from_version,
 /* Compare two file actions by (path, DV unique id); for qsort and search. */
 extern int	DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b);
 
-/*
- * Binary search a snapshot for (path, dv_unique_id or NULL); NULL if absent.
- * For a lazy snapshot the result is decoded into CurrentMemoryContext.
- */
-extern DeltaFileAction *DeltaSnapshotFind(DeltaSnapshot *snap,
-										  const char *path,
-										  const char *dv_unique_id);
-
 #endif							/* DELTACC_SNAPSHOT_H */

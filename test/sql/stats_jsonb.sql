@@ -36,3 +36,35 @@ SELECT path, k, v::text
        jsonb_each(s.stats -> 'minValues') AS e(k, v)
  WHERE path IN ('f01.parquet', 'f02.parquet', 'f03.parquet', 'f04.parquet')
  ORDER BY path, k;
+--
+-- The layout-driven jsonb writer (test/data/stats_jsonb_plan/generate.py):
+-- runs of statistics texts of one layout each, every number form, words
+-- swapped, strings of every length, texts it must decline (escapes, other
+-- layouts), duplicate keys, empty containers, arrays, more than 32 keys or
+-- elements, nesting deeper than it takes, top-level arrays and scalars.
+-- Every value must be what PostgreSQL's own jsonb input makes of the text
+-- (compared as text, which shows numeric display scales; NULL where the
+-- number does not fit numeric); assert-enabled builds compare the bytes.
+--
+SELECT set_config('deltacc_test.p', :'abs_srcdir' || '/data/stats_jsonb_plan', false) IS NOT NULL AS ok;
+CREATE FUNCTION pg_temp.try_jsonb(t text) RETURNS jsonb LANGUAGE plpgsql AS
+$$BEGIN RETURN t::jsonb; EXCEPTION WHEN others THEN RETURN NULL; END$$;
+WITH lines AS (
+  SELECT l::jsonb -> 'add' AS a
+    FROM regexp_split_to_table(pg_read_file(current_setting('deltacc_test.p') ||
+                                            '/_delta_log/00000000000000000000.json'),
+                               E'\n') AS l
+   WHERE l LIKE '{"add"%'),
+ref AS (SELECT a ->> 'path' AS path, pg_temp.try_jsonb(a ->> 'stats') AS stats
+          FROM lines)
+SELECT count(*) AS files,
+       count(*) FILTER (WHERE s.stats::text IS NOT DISTINCT FROM r.stats::text) AS same_as_jsonb_in,
+       count(*) FILTER (WHERE s.stats IS NULL) AS null_stats
+  FROM deltacc.snapshot_files(current_setting('deltacc_test.p')) s
+  JOIN ref r USING (path);
+-- the values themselves (long ones by length and md5)
+SELECT path, num_records,
+       CASE WHEN length(stats::text) <= 200 THEN stats::text
+            ELSE length(stats::text) || ' bytes, md5 ' || md5(stats::text) END AS stats
+  FROM deltacc.snapshot_files(current_setting('deltacc_test.p'))
+ ORDER BY path;
