@@ -1611,30 +1611,36 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
  * once: its header word, its JEntries (the keys' final, the values' zero
  * until filled), and its keys sorted as jsonb sorts them, without the
  * duplicates jsonb drops (the values of dropped members get no steps:
- * their slots are matched but never written).  A SLOT step writes one
- * scalar of the text (a string slot's bytes as they are, since a slot's
- * string has no escapes; a number with dj_number_short_numeric, or
- * through jbw_value for other forms) and fills its JEntry; a CLOSE step
- * fills the container's own JEntry in its parent.  The padding before
- * containers and numerics depends on the lengths before them, so it is
- * worked out while writing, as jbw_value does.  The result is the bytes
- * jbw_value writes for the text's tree, which assert-enabled builds check
- * against a parse of every text.
+ * their slots are matched but never written).  A STRING, NUMBER or WORD
+ * step writes one scalar of the text (a string slot's bytes as they are,
+ * since a slot's string has no escapes; a number with
+ * dj_number_short_numeric, or through jbw_value for other forms; true,
+ * false or null, whichever the text has) and fills its JEntry, whose place
+ * and kind (length or end offset) the step knows; a CLOSE step fills the
+ * container's own JEntry in its parent.  The padding before containers
+ * and numerics depends on the lengths before them, so it is worked out
+ * while writing, as jbw_value does.  The result is the bytes jbw_value
+ * writes for the text's tree, which assert-enabled builds check against a
+ * parse of every text.
  */
 typedef enum JbStepKind
 {
 	JBS_OPEN,
-	JBS_SLOT,
+	JBS_STRING,
+	JBS_NUMBER,
+	JBS_WORD,
 	JBS_CLOSE
 } JbStepKind;
 
 typedef struct JbStep
 {
 	JbStepKind	kind;
-	int			arg;			/* OPEN: offset of its fixed part in
-								 * plan->fixed; SLOT: the slot */
-	int			len;			/* OPEN: length of the fixed part */
-	int			first;			/* OPEN: JEntry index of the first value */
+	bool		has_off;		/* values: the JEntry holds the end offset */
+	int			idx;			/* values: index of the JEntry in the
+								 * container (-1: the top-level container) */
+	int			slot;			/* scalars: the slot */
+	int			fixed_off;		/* OPEN: its fixed part in plan->fixed */
+	int			fixed_len;
 	int			keylen;			/* OPEN: bytes of its keys */
 } JbStep;
 
@@ -1647,7 +1653,11 @@ typedef struct JbPlan
 	int			nsteps;
 	int			cap;
 	StringInfoData fixed;		/* the containers' fixed parts */
-	int			size_hint;		/* first allocation of a result */
+	int			bound;			/* bytes a result can take beyond the
+								 * text's length (see plan_write) */
+	MemoryContext cxt;			/* the layout's: out lives there */
+	char	   *out;			/* plan_write's buffer */
+	int			out_size;
 } JbPlan;
 
 struct StatsLayout
@@ -1660,6 +1670,13 @@ struct StatsLayout
 	JsSlot	   *slots;			/* [shape.nslots] */
 	bool		has_plan;		/* plan is usable */
 	JbPlan		plan;
+	/* a keyed peek's tree (layout_peek_prepare) */
+	const char *const *peek_keys;	/* the keys it was made for, or NULL */
+	bool		peek_ok;		/* it can be made */
+	DjValue		peek_root;		/* object of the members with those keys */
+	int		   *peek_member;	/* [peek_root.len]: index in root */
+	int		   *peek_first;		/* [peek_root.len]: first slot */
+	int		   *peek_nslots;	/* [peek_root.len]: number of slots */
 	int			misses;			/* texts in a row that did not match */
 };
 
@@ -1735,9 +1752,10 @@ plan_count_leaves(const DjValue *v)
 /*
  * Append a step of the given kind to the plan (CurrentMemoryContext: the
  * layout's) and return it; the pointer is good until the next call.
+ * idx is the JEntry the step's value fills in its container (-1: none).
  */
 static JbStep *
-plan_step(JbPlan *plan, JbStepKind kind)
+plan_step(JbPlan *plan, JbStepKind kind, int idx)
 {
 	JbStep	   *st;
 
@@ -1751,6 +1769,8 @@ plan_step(JbPlan *plan, JbStepKind kind)
 	st = &plan->steps[plan->nsteps++];
 	memset(st, 0, sizeof(JbStep));
 	st->kind = kind;
+	st->idx = idx;
+	st->has_off = idx >= 0 && idx % JB_OFFSET_STRIDE == 0;
 	return st;
 }
 
@@ -1768,11 +1788,14 @@ plan_zero_entries(StringInfo fixed, uint32 n)
 
 /*
  * Add the steps that write v, whose first scalar leaf is slot first_slot,
- * at container depth depth, to the plan (memory: CurrentMemoryContext, the
- * layout's).  False when the plan cannot take v (nesting too deep).
+ * as the value whose JEntry is number idx of its container (-1: the top
+ * level), at container depth depth, to the plan (memory:
+ * CurrentMemoryContext, the layout's); plan->bound grows by the most each
+ * step can write beyond the text's bytes.  False when the plan cannot
+ * take v (nesting too deep).
  */
 static bool
-plan_add(JbPlan *plan, const DjValue *v, int first_slot, int depth)
+plan_add(JbPlan *plan, const DjValue *v, int first_slot, int idx, int depth)
 {
 	uint32		n = v->len;
 	uint32		head;
@@ -1784,10 +1807,23 @@ plan_add(JbPlan *plan, const DjValue *v, int first_slot, int depth)
 
 	CHECK_FOR_INTERRUPTS();
 	check_stack_depth();
-	if (v->type != DJ_OBJECT && v->type != DJ_ARRAY)
+	switch (v->type)
 	{
-		plan_step(plan, JBS_SLOT)->arg = first_slot;
-		return true;
+		case DJ_STRING:
+			/* its bytes are the text's */
+			plan_step(plan, JBS_STRING, idx)->slot = first_slot;
+			return true;
+		case DJ_NUMBER:
+			plan->bound += 3 + DC_NUMERIC_SHORT_MAX;
+			plan_step(plan, JBS_NUMBER, idx)->slot = first_slot;
+			return true;
+		case DJ_TRUE:
+		case DJ_FALSE:
+		case DJ_NULL:
+			plan_step(plan, JBS_WORD, idx)->slot = first_slot;
+			return true;
+		default:
+			break;
 	}
 	if (depth >= JB_PLAN_MAX_DEPTH)
 		return false;
@@ -1799,14 +1835,14 @@ plan_add(JbPlan *plan, const DjValue *v, int first_slot, int depth)
 		appendBinaryStringInfo(&plan->fixed, (const char *) &head,
 							   sizeof(uint32));
 		plan_zero_entries(&plan->fixed, n);
-		st = plan_step(plan, JBS_OPEN);
-		st->arg = fixed_off;
-		st->len = plan->fixed.len - fixed_off;
-		st->first = 0;
+		st = plan_step(plan, JBS_OPEN, idx);
+		st->fixed_off = fixed_off;
+		st->fixed_len = plan->fixed.len - fixed_off;
 		st->keylen = 0;
+		plan->bound += 3 + st->fixed_len;
 		for (i = 0; i < n; i++)
 		{
-			if (!plan_add(plan, &v->u.items[i], slot, depth + 1))
+			if (!plan_add(plan, &v->u.items[i], slot, (int) i, depth + 1))
 				return false;
 			slot += plan_count_leaves(&v->u.items[i]);
 		}
@@ -1840,19 +1876,19 @@ plan_add(JbPlan *plan, const DjValue *v, int first_slot, int depth)
 		plan_zero_entries(&plan->fixed, npairs);
 		for (i = 0; i < npairs; i++)
 			appendBinaryStringInfo(&plan->fixed, m[i]->key, (int) m[i]->keylen);
-		st = plan_step(plan, JBS_OPEN);
-		st->arg = fixed_off;
-		st->len = plan->fixed.len - fixed_off;
-		st->first = (int) npairs;
+		st = plan_step(plan, JBS_OPEN, idx);
+		st->fixed_off = fixed_off;
+		st->fixed_len = plan->fixed.len - fixed_off;
 		st->keylen = keylen;
+		plan->bound += 3 + st->fixed_len;
 		for (i = 0; i < npairs; i++)
 			if (!plan_add(plan, &m[i]->value, start[m[i] - v->u.members],
-						  depth + 1))
+						  (int) (npairs + i), depth + 1))
 				return false;
 		pfree(m);
 		pfree(start);
 	}
-	plan_step(plan, JBS_CLOSE);
+	plan_step(plan, JBS_CLOSE, idx);
 	return true;
 }
 
@@ -1861,151 +1897,157 @@ typedef struct JbFrame
 {
 	int			base;			/* buffer offset before its padding */
 	int			entries;		/* buffer offset of its JEntries */
-	int			next;			/* index of the next value's JEntry */
 	int			totallen;		/* bytes of its data so far */
 } JbFrame;
-
-/*
- * Fill the JEntry of fr's next value, of type type and len bytes (its
- * padding included), as jbw_array / jbw_object do.
- */
-static inline void
-plan_entry(StringInfo buf, JbFrame *fr, JEntry type, int len)
-{
-	int			idx = fr->next++;
-	JEntry		meta;
-
-	fr->totallen += len;
-	if (idx % JB_OFFSET_STRIDE == 0)
-		meta = type | fr->totallen | JENTRY_HAS_OFF;
-	else
-		meta = type | len;
-	memcpy(buf->data + fr->entries + idx * sizeof(JEntry), &meta,
-		   sizeof(JEntry));
-}
-
-/*
- * Write one slot's scalar (text: the matched text) at the end of buf;
- * *meta gets the JEntry's type bits and *len its length.  False when the
- * value is a number jsonb cannot represent (the caller then takes the
- * general path, which decides).
- */
-static inline bool
-plan_scalar(StringInfo buf, const char *text, const JsSlot *sl,
-			JEntry *meta, int *len)
-{
-	JEntry		header;
-	int			start;
-
-	switch (sl->kind)
-	{
-		case JS_SLOT_STRING:
-			jbw_append(buf, text + sl->off, (int) sl->len);
-			*meta = JENTRY_ISSTRING;
-			*len = (int) sl->len;
-			return true;
-		case JS_SLOT_NUMBER:
-			start = buf->len;
-			if (!jbw_short_number(buf, text + sl->off, sl->len, &header))
-			{
-				/* other forms: a NUL-terminated token for jbw_value */
-				char		tok[JS_MAX_NUMBER + 1];
-				DjValue		v;
-				bool		ok;
-				MemoryContext old;
-
-				if (sl->len > JS_MAX_NUMBER)
-					return false;
-				memcpy(tok, text + sl->off, sl->len);
-				tok[sl->len] = '\0';
-				v.type = DJ_NUMBER;
-				v.len = (uint32) sl->len;
-				v.u.num = tok;
-				old = MemoryContextSwitchTo(dc_scratch_cxt);
-				ok = jbw_value(buf, &v, &header, false);
-				MemoryContextSwitchTo(old);
-				if (!ok)
-					return false;
-			}
-			Assert((int) JBE_OFFLENFLD(header) == buf->len - start);
-			*meta = header & JENTRY_TYPEMASK;
-			*len = buf->len - start;
-			return true;
-		case JS_SLOT_TRUE:
-			*meta = JENTRY_ISBOOL_TRUE;
-			break;
-		case JS_SLOT_FALSE:
-			*meta = JENTRY_ISBOOL_FALSE;
-			break;
-		case JS_SLOT_NULL:
-		default:
-			*meta = JENTRY_ISNULL;
-			break;
-	}
-	*len = 0;
-	return true;
-}
 
 /*
  * The jsonb of the text whose slots (matched against the layout of plan)
  * are slots, palloc'd in CurrentMemoryContext; NULL, leaving nothing
  * allocated there, when a number does not fit numeric (the general path
- * decides).  The text is at most JS_MAX_TEXT bytes, so the result stays
- * far below jsonb's size limits (each text byte makes at most ~8 bytes of
- * jsonb: a one-digit number and its comma become a JEntry, up to 3 bytes
- * of padding and an 8-byte numeric); no size checks are needed.
+ * decides).  It is written in plan->out (the plan's own buffer, which
+ * grows as needed), then copied out at its exact size.
+ *
+ * The buffer has room for the most the text can make: each
+ * container's fixed part and up to 3 bytes of padding before it, for each
+ * number up to 3 bytes of padding and DC_NUMERIC_SHORT_MAX bytes (a
+ * number dj_number_short_numeric does not take makes room for itself and
+ * for all that again), and the strings' bytes, which are fewer than the
+ * text's; so the writes below need no checks.  The text is at most
+ * JS_MAX_TEXT bytes, so the result stays far below jsonb's size limits
+ * (each text byte makes at most ~8 bytes of jsonb: a one-digit number and
+ * its comma become a JEntry, up to 3 bytes of padding and an 8-byte
+ * numeric).
  */
 static Jsonb *
-plan_write(const JbPlan *plan, const char *text, const JsSlot *slots)
+plan_write(JbPlan *plan, const char *text, size_t textlen,
+		   const JsSlot *slots)
 {
 	JbFrame		frames[JB_PLAN_MAX_DEPTH];
+	JbFrame    *fr = NULL;
 	int			depth = -1;
 	StringInfoData buf;
-	int			i;
+	char	   *d;
+	int			len = VARHDRSZ;
+	int			need = plan->bound + (int) textlen + VARHDRSZ + sizeof(uint32);
+	int			room = need;
+	const JbStep *st;
+	const JbStep *end = plan->steps + plan->nsteps;
+	Jsonb	   *result;
 
-	buf.data = palloc(plan->size_hint);
-	buf.maxlen = plan->size_hint;
-	buf.len = 0;
-	buf.cursor = 0;
-	jbw_reserve(&buf, VARHDRSZ);
-	for (i = 0; i < plan->nsteps; i++)
+	Assert(textlen <= JS_MAX_TEXT);
+	if (plan->out_size < room)
 	{
-		const JbStep *st = &plan->steps[i];
-		JbFrame    *fr;
+		plan->out_size = Max(room, plan->out_size * 2);
+		plan->out = plan->out ?
+			repalloc(plan->out, plan->out_size) :
+			MemoryContextAlloc(plan->cxt, plan->out_size);
+	}
+	d = plan->out;
+	room = plan->out_size;
+	for (st = plan->steps; st < end; st++)
+	{
+		const JsSlot *sl = NULL;
 		JEntry		meta;
-		int			len;
-		int			off;
+		int			vlen;
+		int			at;
 
 		switch (st->kind)
 		{
 			case JBS_OPEN:
 				fr = &frames[++depth];
-				fr->base = buf.len;
-				jbw_pad(&buf);
-				off = jbw_reserve(&buf, st->len);
-				memcpy(buf.data + off, plan->fixed.data + st->arg, st->len);
-				fr->entries = off + sizeof(uint32);
-				fr->next = st->first;
+				fr->base = len;
+				memset(d + len, 0, sizeof(uint32));	/* padding */
+				len = INTALIGN(len);
+				memcpy(d + len, plan->fixed.data + st->fixed_off,
+					   st->fixed_len);
+				fr->entries = len + sizeof(uint32);
 				fr->totallen = st->keylen;
+				len += st->fixed_len;
+				continue;
+			case JBS_STRING:
+				sl = &slots[st->slot];
+				memcpy(d + len, text + sl->off, sl->len);
+				len += (int) sl->len;
+				meta = JENTRY_ISSTRING;
+				vlen = (int) sl->len;
 				break;
-			case JBS_SLOT:
-				if (!plan_scalar(&buf, text, &slots[st->arg], &meta, &len))
+			case JBS_NUMBER:
+				sl = &slots[st->slot];
+				memset(d + len, 0, sizeof(uint32));	/* padding */
+				at = INTALIGN(len);
+				vlen = dj_number_short_numeric(text + sl->off, sl->len, d + at);
+				if (vlen > 0)
 				{
-					pfree(buf.data);
-					return NULL;
+					vlen += at - len;	/* the padding counts */
+					len += vlen;
 				}
-				plan_entry(&buf, &frames[depth], meta, len);
+				meta = JENTRY_ISNUMERIC;
+				if (vlen == 0)
+				{
+					/* other forms: a NUL-terminated token for jbw_value */
+					char		tok[JS_MAX_NUMBER + 1];
+					DjValue		v;
+					JEntry		header;
+					bool		ok;
+					MemoryContext old;
+
+					if (sl->len > JS_MAX_NUMBER)
+						ok = false;
+					else
+					{
+						memcpy(tok, text + sl->off, sl->len);
+						tok[sl->len] = '\0';
+						v.type = DJ_NUMBER;
+						v.len = (uint32) sl->len;
+						v.u.num = tok;
+						buf.data = d;
+						buf.len = len;
+						buf.maxlen = room;
+						buf.cursor = 0;
+						old = MemoryContextSwitchTo(dc_scratch_cxt);
+						ok = jbw_value(&buf, &v, &header, false);
+						MemoryContextSwitchTo(old);
+						/* room again for all the plan's worst case */
+						if (ok)
+							enlargeStringInfo(&buf, need);
+						d = plan->out = buf.data;
+						room = plan->out_size = buf.maxlen;
+					}
+					if (!ok)
+						return NULL;
+					vlen = buf.len - len;
+					len = buf.len;
+					Assert((int) JBE_OFFLENFLD(header) == vlen);
+				}
+				break;
+			case JBS_WORD:
+				sl = &slots[st->slot];
+				meta = sl->kind == JS_SLOT_TRUE ? JENTRY_ISBOOL_TRUE :
+					sl->kind == JS_SLOT_FALSE ? JENTRY_ISBOOL_FALSE :
+					JENTRY_ISNULL;
+				vlen = 0;
 				break;
 			case JBS_CLOSE:
-				len = buf.len - frames[depth].base;
-				if (--depth >= 0)
-					plan_entry(&buf, &frames[depth], JENTRY_ISCONTAINER, len);
+			default:
+				vlen = len - fr->base;
+				if (--depth < 0)
+					continue;
+				fr = &frames[depth];
+				meta = JENTRY_ISCONTAINER;
 				break;
 		}
+		/* the value's JEntry in its container */
+		fr->totallen += vlen;
+		meta |= st->has_off ? (JEntry) fr->totallen | JENTRY_HAS_OFF :
+			(JEntry) vlen;
+		memcpy(d + fr->entries + st->idx * sizeof(JEntry), &meta,
+			   sizeof(JEntry));
 	}
-	Assert(depth == -1);
-	SET_VARSIZE(buf.data, buf.len);
-	return (Jsonb *) buf.data;
+	Assert(depth == -1 && len <= room);
+	SET_VARSIZE(d, len);
+	result = palloc(len);
+	memcpy(result, d, len);
+	return result;
 }
 
 /*
@@ -2015,26 +2057,18 @@ plan_write(const JbPlan *plan, const char *text, const JsSlot *slots)
  * JB_PLAN_MAX_DEPTH are left to the tree writer.
  */
 static void
-plan_build(StatsLayout *lay, const char *text)
+plan_build(StatsLayout *lay)
 {
 	JbPlan	   *plan = &lay->plan;
-	Jsonb	   *model;
 
 	lay->has_plan = false;
 	memset(plan, 0, sizeof(JbPlan));
+	plan->cxt = lay->cxt;
 	if (lay->root.type != DJ_OBJECT && lay->root.type != DJ_ARRAY)
 		return;
 	initStringInfo(&plan->fixed);
-	if (!plan_add(plan, &lay->root, 0, 0))
+	if (!plan_add(plan, &lay->root, 0, -1, 0))
 		return;
-	/* results start at the model's size, with room to grow a little */
-	plan->size_hint = 1024;
-	model = plan_write(plan, text, lay->slots);
-	if (model != NULL)
-	{
-		plan->size_hint = (int) MAXALIGN(VARSIZE(model) + VARSIZE(model) / 4 + 64);
-		pfree(model);
-	}
 	lay->has_plan = true;
 }
 
@@ -2055,6 +2089,7 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 
 	lay->valid = false;
 	lay->has_plan = false;
+	lay->peek_keys = NULL;
 	MemoryContextReset(lay->cxt);
 	alloc = dc_fmt_allocator(lay->cxt);
 	if (!js_build(&lay->shape, text, len, JS_PLAIN, &alloc) ||
@@ -2074,31 +2109,40 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 			return;
 	lay->valid = true;
 	old = MemoryContextSwitchTo(lay->cxt);
-	plan_build(lay, text);
+	plan_build(lay);
 	MemoryContextSwitchTo(old);
 }
 
 /*
- * layout_tree: the parse tree of text, which js_match just matched against
- * the layout (lay->slots): the model's tree with its leaves pointed at the
- * values, in one copy of the text in the scratch arena where each value is
- * NUL-terminated (the byte after a value is never part of another: values
- * are separated by at least one literal byte).
+ * A copy of text[0..len) in the scratch arena, with room for a NUL after
+ * it, for layout_fill.
  */
-static DjValue *
-layout_tree(StatsLayout *lay, const char *text, size_t len)
+static char *
+layout_copy(const char *text, size_t len)
 {
-	char	   *copy;
-	int			i;
+	char	   *copy = dc_arena_alloc_raw(dc_scratch_arena, len + 1);
 
-	copy = dc_arena_alloc_raw(dc_scratch_arena, len + 1);
 	if (copy == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_OUT_OF_MEMORY),
 				errmsg("out of memory"),
 				errdetail("Failed on a request of size %zu.", len + 1));
 	memcpy(copy, text, len);
-	for (i = 0; i < lay->shape.nslots; i++)
+	return copy;
+}
+
+/*
+ * Point the model's leaves of slots [first, first + n) at the values of
+ * the text just matched (lay->slots), in copy (layout_copy of the text),
+ * where each value is NUL-terminated (the byte after a value is never part
+ * of another: values are separated by at least one literal byte).
+ */
+static void
+layout_fill(StatsLayout *lay, char *copy, int first, int n)
+{
+	int			i;
+
+	for (i = first; i < first + n; i++)
 	{
 		const JsSlot *sl = &lay->slots[i];
 		DjValue    *v = lay->leaf[i];
@@ -2127,16 +2171,122 @@ layout_tree(StatsLayout *lay, const char *text, size_t len)
 				break;
 		}
 	}
+}
+
+/*
+ * layout_tree: the parse tree of text, which js_match just matched against
+ * the layout (lay->slots): the model's tree with its leaves pointed at the
+ * values (layout_fill; in the scratch arena).
+ */
+static DjValue *
+layout_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots);
 	return &lay->root;
 }
 
 /*
- * dc_json_stats_to_jsonb_ext: see json_util.h.
+ * Whether a keyed peek's tree can be made for keys (a NULL-terminated
+ * array, compared by address): an object holding copies of the model's
+ * top-level members with those keys, in text order, and the slots of each.
+ * Made once per layout (in its context) for the first keys asked for;
+ * other keys get false (the whole tree).
+ */
+static bool
+layout_peek_prepare(StatsLayout *lay, const char *const *keys)
+{
+	const DjValue *root = &lay->root;
+	DjMember   *members;
+	int			slot = 0;
+	int			k = 0;
+	uint32		i;
+
+	if (lay->peek_keys != NULL)
+		return lay->peek_keys == keys && lay->peek_ok;
+	lay->peek_keys = keys;
+	lay->peek_ok = false;
+	if (root->type != DJ_OBJECT)
+		return false;
+	members = MemoryContextAlloc(lay->cxt, sizeof(DjMember) * Max(root->len, 1));
+	lay->peek_member = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	lay->peek_first = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	lay->peek_nslots = MemoryContextAlloc(lay->cxt, sizeof(int) * Max(root->len, 1));
+	for (i = 0; i < root->len; i++)
+	{
+		const DjMember *m = &root->u.members[i];
+		int			n = plan_count_leaves(&m->value);
+		const char *const *kp;
+
+		for (kp = keys; *kp != NULL; kp++)
+			if (m->keylen == strlen(*kp) && memcmp(m->key, *kp, m->keylen) == 0)
+			{
+				members[k] = *m;
+				lay->peek_member[k] = (int) i;
+				lay->peek_first[k] = slot;
+				lay->peek_nslots[k] = n;
+				k++;
+				break;
+			}
+		slot += n;
+	}
+	lay->peek_root.type = DJ_OBJECT;
+	lay->peek_root.len = (uint32) k;
+	lay->peek_root.u.members = members;
+	lay->peek_ok = true;
+	return true;
+}
+
+/*
+ * The keyed peek's tree of text, which js_match just matched against the
+ * layout (layout_peek_prepare said yes): the selected members with their
+ * leaves filled (layout_fill; in the scratch arena).
+ */
+static const DjValue *
+layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
+{
+	char	   *copy = layout_copy(text, len);
+	uint32		k;
+
+	for (k = 0; k < lay->peek_root.len; k++)
+	{
+		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k]);
+		lay->peek_root.u.members[k].value =
+			lay->root.u.members[lay->peek_member[k]].value;
+	}
+#ifdef USE_ASSERT_CHECKING
+	{
+		/* the same members as in the parse of the text */
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "deltacc peek check",
+												  ALLOCSET_DEFAULT_SIZES);
+		FmtAllocator alloc = dc_fmt_allocator(cxt);
+		DjValue		ref;
+		DjError		err;
+
+		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
+		for (k = 0; k < lay->peek_root.len; k++)
+		{
+			const DjMember *a = &lay->peek_root.u.members[k];
+			const DjMember *b = &ref.u.members[lay->peek_member[k]];
+
+			Assert(a->keylen == b->keylen &&
+				   memcmp(a->key, b->key, a->keylen) == 0 &&
+				   fj_tree_equal(&a->value, &b->value));
+		}
+		MemoryContextDelete(cxt);
+	}
+#endif
+	return &lay->peek_root;
+}
+
+/*
+ * dc_json_stats_to_jsonb_keys: see json_util.h.
  */
 Jsonb *
-dc_json_stats_to_jsonb_ext(const char *text, size_t len,
-						   void (*peek) (void *arg, const DjValue *v),
-						   void *arg)
+dc_json_stats_to_jsonb_keys(const char *text, size_t len,
+							const char *const *keys,
+							void (*peek) (void *arg, const DjValue *v),
+							void *arg)
 {
 	StatsLayout *lay;
 	Jsonb	   *result = NULL;
@@ -2167,11 +2317,12 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 	lay->misses = 0;
 	dc_scratch_prepare();
 	if (lay->has_plan && len <= JS_MAX_TEXT)
-		result = plan_write(&lay->plan, text, lay->slots);
+		result = plan_write(&lay->plan, text, len, lay->slots);
 	if (result == NULL)
 		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
 	else if (peek != NULL)
-		peek(arg, layout_tree(lay, text, len));
+		peek(arg, keys != NULL && layout_peek_prepare(lay, keys) ?
+			 layout_peek_tree(lay, text, len) : layout_tree(lay, text, len));
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
 #ifdef USE_ASSERT_CHECKING
@@ -2186,6 +2337,17 @@ dc_json_stats_to_jsonb_ext(const char *text, size_t len,
 	}
 #endif
 	return result;
+}
+
+/*
+ * dc_json_stats_to_jsonb_ext: see json_util.h.
+ */
+Jsonb *
+dc_json_stats_to_jsonb_ext(const char *text, size_t len,
+						   void (*peek) (void *arg, const DjValue *v),
+						   void *arg)
+{
+	return dc_json_stats_to_jsonb_keys(text, len, NULL, peek, arg);
 }
 
 /*

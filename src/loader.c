@@ -250,6 +250,9 @@ stats_fields_peek(void *arg, const DjValue *v)
 	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
 }
 
+/* the only top-level members DeltaStatsFieldsFromJson reads */
+static const char *const stats_peek_keys[] = {"numRecords", "tightBounds", NULL};
+
 /*
  * DeltaPutSnapshotFileRow: see loader.h.
  */
@@ -329,9 +332,10 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 		DeltaFileAction copy = *fa;
 		Jsonb	   *j;
 
-		j = dc_json_stats_to_jsonb_ext(fa->stats, strlen(fa->stats),
-									   unset ? stats_fields_peek : NULL,
-									   &copy);
+		j = dc_json_stats_to_jsonb_keys(fa->stats, strlen(fa->stats),
+										stats_peek_keys,
+										unset ? stats_fields_peek : NULL,
+										&copy);
 		if (j != NULL)
 		{
 			values[DF_STATS] = JsonbPGetDatum(j);
