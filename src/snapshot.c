@@ -996,6 +996,14 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	errpos.line = k->line_no;
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;
+	/*
+	 * Room for the line's strings up front: decoded, they are no longer
+	 * than the line plus a NUL each, so the row needs no 64 kB string block
+	 * of its own (a malloc and a free per row).  Should it not do, the
+	 * arena takes a block as usual.
+	 */
+	b.strings.left = (size_t) k->len + 64;
+	b.strings.next = palloc(b.strings.left);
 	if (mode == DELTA_DECODE_ROW)
 	{
 		/* an add line of the common shape: no parse tree (commit_cache.c) */
