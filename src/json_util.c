@@ -424,7 +424,7 @@ static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
  * numerics made by numeric_in (or int64_to_numeric /
  * int64_div_fast_to_numeric, which give the same).
  */
-static int
+static pg_attribute_always_inline int
 dj_number_short_numeric(const char *s, size_t toklen, char *out)
 {
 	const char *end = s + toklen;
