@@ -56,6 +56,23 @@ static const char *const ckpt_columns[] = {
 };
 
 /*
+ * The same for a keys-only read (DELTA_DECODE_KEYS, the first pass of a
+ * lazy snapshot): the add fields that mode decodes, without the statistics
+ * and tags (the bulk of a checkpoint), which it does not keep.  Those are
+ * read with the rest of the row when the file is output (the checkpoint
+ * cursor reads every column), so a live file's statistics and tags are
+ * checked exactly as before; a file removed by a later commit is never
+ * output, and its statistics and tags are no longer inspected at all.
+ */
+static const char *const ckpt_key_columns[] = {
+	"add.path", "add.partitionValues", "add.size", "add.modificationTime",
+	"add.dataChange", "add.deletionVector", "add.baseRowId",
+	"add.defaultRowCommitVersion",
+	"metaData", "protocol", "txn", "domainMetadata",
+	"checkpointMetadata", "sidecar"
+};
+
+/*
  * Raise ERRCODE_DATA_CORRUPTED for a Parquet reader failure (the error
  * context names the file).
  */
@@ -1010,7 +1027,11 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 	f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc, NULL, &err);
 	if (f == NULL)
 		ckpt_pq_error(&err);
-	r = pq_reader_open(f, ckpt_columns, lengthof(ckpt_columns), &err);
+	if (mode == DELTA_DECODE_KEYS)
+		r = pq_reader_open(f, ckpt_key_columns, lengthof(ckpt_key_columns),
+						   &err);
+	else
+		r = pq_reader_open(f, ckpt_columns, lengthof(ckpt_columns), &err);
 	if (r == NULL)
 		ckpt_pq_error(&err);
 

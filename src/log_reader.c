@@ -655,25 +655,14 @@ DeltaLogOpen(const char *table_path)
 }
 
 /*
- * Open a file of the table (path relative to the root) for reading as a
- * virtual file (DeltaOpenRegularVfd); ERROR when it cannot be opened.  The
- * caller must FileClose it.
+ * Largest single read of DeltaPreadLoop: a whole-file read of a big commit
+ * (DeltaReadWholeFile) checks for cancel at least every 8 MB, and FileRead's
+ * int count is never exceeded.
  */
-File
-DeltaLogOpenRel(const DeltaLog *log, const char *rel_path)
-{
-	char	   *abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	File		file;
-	struct stat st;
-
-	file = DeltaOpenRegularVfd(abs_path, "Delta log file", rel_path, &st);
-	pfree(abs_path);
-	return file;
-}
+#define DELTA_PREAD_MAX (8 * 1024 * 1024)
 
 /*
- * See log_reader.h.  FileRead takes an int count (and retries EINTR
- * itself): a virtual file is read at most 1 GB at a time.
+ * See log_reader.h.  (FileRead retries EINTR itself.)
  */
 ssize_t
 DeltaPreadLoop(int fd, File file, char *buf, Size len, off_t offset)
@@ -684,13 +673,15 @@ DeltaPreadLoop(int fd, File file, char *buf, Size len, off_t offset)
 	while (done < len)
 	{
 		ssize_t		n;
+		Size		chunk;
 
 		CHECK_FOR_INTERRUPTS();
+		chunk = Min(len - done, (Size) DELTA_PREAD_MAX);
 		if (file >= 0)
-			n = FileRead(file, buf + done, (int) Min(len - done, (Size) MaxAllocSize),
-						 offset + (off_t) done, WAIT_EVENT_DATA_FILE_READ);
+			n = FileRead(file, buf + done, (int) chunk, offset + (off_t) done,
+						 WAIT_EVENT_DATA_FILE_READ);
 		else
-			n = pg_pread(fd, buf + done, len - done, offset + (off_t) done);
+			n = pg_pread(fd, buf + done, chunk, offset + (off_t) done);
 		if (n < 0)
 		{
 			if (errno == EINTR)

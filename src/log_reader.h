@@ -210,20 +210,17 @@ extern void DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
 									  DeltaActionLineCallback cb, void *arg);
 
 /*
- * Random access to log lines (lazy snapshots): open a table file as a
- * virtual file (DeltaOpenRegularVfd: the caller must FileClose it; ERROR
- * if impossible), parse one line (ERRCODE_DATA_CORRUPTED on bad JSON,
- * DjValue in CurrentMemoryContext).
+ * Parse one log line (ERRCODE_DATA_CORRUPTED on bad JSON, DjValue in
+ * CurrentMemoryContext).
  */
-extern File DeltaLogOpenRel(const DeltaLog *log, const char *rel_path);
 extern DjValue DeltaLogParseLine(const char *line, Size len);
 
 /*
  * The one pread loop of the project: read up to len bytes at offset into
  * the caller's buf from the raw descriptor fd (file < 0) or the virtual
- * file 'file' (fd < 0), stopping early only at end of file.  Checks for
- * interrupts before every read.  Returns the count read, or -1 with errno
- * set on a read error.
+ * file 'file' (fd < 0), stopping early only at end of file.  Reads at
+ * most 8 MB at a time and checks for interrupts before every read.  Returns
+ * the count read, or -1 with errno set on a read error.
  */
 extern ssize_t DeltaPreadLoop(int fd, File file, char *buf, Size len,
 							  off_t offset);

@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "common/hashfn.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -63,6 +65,8 @@ typedef struct LiveKey
  * starts at most LAZY_SEQ_GAP bytes past the run's last one), doubling from
  * LAZY_WINDOW_MIN to LAZY_WINDOW bytes while the run goes on; a line that
  * continues no run reads just itself into the least recently used window.
+ * A commit file of at most LAZY_WINDOW bytes is read whole into one window
+ * instead (small commits whose paths interleave are then read once each).
  * Memory: LAZY_WINDOWS * LAZY_WINDOW bytes (a longer line gets a buffer of
  * its own size until the window is reused).  The commit files stay open in
  * a cache of LAZY_FILES virtual files, least recently used closed first.
@@ -92,6 +96,7 @@ typedef struct LazyFile
 	int32		source;			/* commit (index in sources), -1: none */
 	File		file;			/* a virtual file: transaction abort leaves
 								 * it open, lazy_close_cb closes it */
+	int64		size;			/* its size when opened */
 	uint64		used;			/* LRU clock */
 } LazyFile;
 
@@ -607,13 +612,36 @@ lazy_close_cb(void *arg)
 	/* the checkpoint cursor closes its file with its own context */
 }
 
+/* Whether the decoded add fa is the file of live key k: path and DV id. */
+static bool
+lazy_key_matches(const DeltaFileAction *fa, const LiveKey *k)
+{
+	if (strcmp(fa->path, k->path) != 0)
+		return false;
+	if (fa->dv == NULL || k->dv_uid == NULL)
+		return fa->dv == NULL && k->dv_uid == NULL;
+	return strcmp(fa->dv->unique_id, k->dv_uid) == 0;
+}
+
+/* ERROR: the checkpoint read again is not the one replayed. */
+static void
+lazy_checkpoint_changed(int64 version)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
+				   version));
+}
+
 /*
  * The snapshot started from a keys-only checkpoint state: the live keys
  * that still come from it (fa set, offset = index in start->files) have no
  * stats.  When, in key order, those indexes only grow (checkpoints written
  * in path order), a cursor reads them in one pass as they are fetched;
  * otherwise the checkpoint is read again whole, fully decoded (as without
- * keys_only), and the keys point into that.
+ * keys_only), and the keys point into that.  Either way each key must find
+ * its own file (path and DV id) at its index, else the checkpoint changed
+ * between the reads (ERRCODE_DATA_CORRUPTED).
  */
 static void
 lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
@@ -640,17 +668,18 @@ lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
 	}
 	full = DeltaCheckpointReadFull(lz->log, start);
 	if (full->n_files != start->n_files)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
-					   start->version));
+		lazy_checkpoint_changed(start->version);
 	for (i = 0; i < snap->n_files; i++)
 	{
 		LiveKey    *k = lz->keys[i];
 
 		CHECK_FOR_INTERRUPTS();
-		if (k->fa != NULL)
-			k->fa = &full->files[k->offset];
+		if (k->fa == NULL)
+			continue;
+		/* the same file at the same place, as the cursor checks */
+		if (!lazy_key_matches(&full->files[k->offset], k))
+			lazy_checkpoint_changed(start->version);
+		k->fa = &full->files[k->offset];
 	}
 }
 
@@ -802,13 +831,16 @@ DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
 }
 
 /*
- * The virtual file of commit 'source' (file name 'name'), from the cache of
+ * The open file of commit 'source' (file name 'name'), from the cache of
  * open files (opening it, and closing the least recently used one, when it
- * is not there).
+ * is not there).  The entry belongs to the cache: valid until the next call.
  */
-static File
+static LazyFile *
 lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 {
+	char	   *abs_path;
+	struct stat st;
+
 	LazyFile   *lru = NULL;
 	int			i;
 
@@ -819,7 +851,7 @@ lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 		if (f->source == source)
 		{
 			f->used = lz->clock;
-			return f->file;
+			return f;
 		}
 		if (lru == NULL || f->used < lru->used)
 			lru = f;
@@ -828,10 +860,13 @@ lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 		FileClose(lru->file);
 	lru->source = -1;
 	lru->file = -1;
-	lru->file = DeltaLogOpenRel(lz->log, name);
+	abs_path = psprintf("%s/%s", lz->log->table_path, name);
+	lru->file = DeltaOpenRegularVfd(abs_path, "Delta log file", name, &st);
+	pfree(abs_path);
+	lru->size = (int64) st.st_size;
 	lru->source = source;
 	lru->used = lz->clock;
-	return lru->file;
+	return lru;
 }
 
 /*
@@ -848,9 +883,10 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	LazyWindow *run = NULL;
 	LazyWindow *lru = NULL;
 	LazyWindow *w;
+	LazyFile   *f;
+	int64		start;
 	Size		want;
 	Size		got;
-	File		file;
 	int			i;
 
 	lz->clock++;
@@ -898,7 +934,17 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	w->source = k->source;
 	w->len = 0;
 	w->used = lz->clock;
-	want = Max((Size) k->len, w->want);
+	f = lazy_source_file(lz, k->source, w->name);
+	if (f->size <= LAZY_WINDOW && end <= f->size)
+	{
+		start = 0;				/* a small file: all of it */
+		want = (Size) f->size;
+	}
+	else
+	{
+		start = k->offset;
+		want = Max((Size) k->len, w->want);
+	}
 	if (want > w->cap || (w->cap > LAZY_WINDOW && want <= LAZY_WINDOW))
 	{
 		/*
@@ -914,19 +960,18 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 										Max(want, (Size) LAZY_WINDOW));
 		w->cap = Max(want, (Size) LAZY_WINDOW);
 	}
-	file = lazy_source_file(lz, k->source, w->name);
-	got = DeltaFileReadAtMost(file, w->buf, want, (off_t) k->offset,
+	got = DeltaFileReadAtMost(f->file, w->buf, want, (off_t) start,
 							  "Delta log file", w->name);
-	if (got < (Size) k->len)
+	if (start + (int64) got < end)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("Delta log file \"%s\" changed while it was being read",
 					   w->name));
-	w->start = k->offset;
+	w->start = start;
 	w->len = got;
 	w->last_end = end;
 	*name = w->name;
-	return w->buf;
+	return w->buf + (k->offset - start);
 }
 
 /*
@@ -957,10 +1002,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	{
 		DeltaFileAction *fa = &b.files[i];
 
-		if (fa->kind == DELTA_FILE_ADD && strcmp(fa->path, k->path) == 0 &&
-			((fa->dv == NULL && k->dv_uid == NULL) ||
-			 (fa->dv != NULL && k->dv_uid != NULL &&
-			  strcmp(fa->dv->unique_id, k->dv_uid) == 0)))
+		if (fa->kind == DELTA_FILE_ADD && lazy_key_matches(fa, k))
 			return fa;
 	}
 	ereport(ERROR,
@@ -979,13 +1021,8 @@ lazy_checkpoint_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode
 	DeltaFileAction *fa = DeltaCheckpointCursorGet(snap->lazy->ckpt_cursor,
 												   k->offset, mode);
 
-	if (strcmp(fa->path, k->path) != 0 ||
-		(fa->dv == NULL) != (k->dv_uid == NULL) ||
-		(fa->dv != NULL && strcmp(fa->dv->unique_id, k->dv_uid) != 0))
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
-					   snap->checkpoint_version));
+	if (!lazy_key_matches(fa, k))
+		lazy_checkpoint_changed(snap->checkpoint_version);
 	return fa;
 }
 

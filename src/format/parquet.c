@@ -125,6 +125,7 @@ typedef struct LeafData
 	size_t		esize;			/* bytes per stored value */
 	uint8_t    *vals;			/* nvals values of esize bytes */
 	uint64_t	nvals;
+	uint64_t	vcap;			/* room in vals (grown as pages need it) */
 	uint64_t	pos;			/* assembly cursor: next entry */
 	uint64_t	vpos;			/* assembly cursor: next value */
 	/* dictionary of the chunk */
@@ -138,6 +139,14 @@ struct PqReader
 	PqFile	   *f;
 	bool	   *selected;		/* per node_index */
 	int		   *first_leaf;		/* per node_index: first selected leaf */
+	/*
+	 * The selected leaves in schema order (depth first): those under node
+	 * i are dfs_leaf[dfs_start[i] .. dfs_end[i]), as a subtree's leaves
+	 * are consecutive in that order (consume_absent walks them flat).
+	 */
+	int		   *dfs_leaf;
+	int		   *dfs_start;		/* per node_index */
+	int		   *dfs_end;
 	LeafData   *leaves;			/* per leaf index */
 	int			rg;				/* loaded row group, -1 none */
 	int64_t		row_in_rg;
@@ -2018,11 +2027,12 @@ decode_values(LeafData *ld, int enc, const uint8_t *p, const uint8_t *end, uint6
 			  const FmtAllocator *a, PqError *err)
 {
 	const PqSchemaNode *leaf = ld->leaf;
-	uint8_t    *out = ld->vals + ld->nvals * ld->esize;
+	uint8_t    *out;
 	uint64_t	i;
 
 	if (n == 0)
-		return true;
+		return true;			/* (vals may be NULL: no room was needed) */
+	out = ld->vals + ld->nvals * ld->esize;
 	switch (enc)
 	{
 		case ENC_PLAIN:
@@ -2306,6 +2316,43 @@ load_dictionary(PqReader *r, LeafData *ld, const PageHeader *h, int codec,
 	return true;
 }
 
+/*
+ * Make room in ld->vals for the present values of a page of nv entries.  A
+ * column with nulls gets room only for the values it has (a column of the
+ * checkpoint's metaData is null on nearly every row): doubling, or the
+ * whole chunk at once when the page had no null.  Outgrown arrays stay in
+ * the row group's allocator until it is reset.
+ */
+static bool
+vals_room(LeafData *ld, uint64_t nv, uint64_t present, const FmtAllocator *a,
+		  PqError *err)
+{
+	uint64_t	want;
+	uint8_t    *grown;
+
+	if (present == 0 || ld->nvals + present <= ld->vcap)
+		return true;
+	if (present == nv && ld->vcap == 0)
+		want = ld->cap;			/* dense: every entry will have a value */
+	else
+	{
+		/* (nvals + present <= cap: present counts entries of this page) */
+		want = ld->vcap * 2 < 64 ? 64 : ld->vcap * 2;
+		if (want > ld->cap)
+			want = ld->cap;
+		if (want < ld->nvals + present)
+			want = ld->nvals + present;
+	}
+	grown = pq_alloc_array(a, want, ld->esize, err);
+	if (grown == NULL)
+		return false;
+	if (ld->nvals > 0)
+		memcpy(grown, ld->vals, (size_t) (ld->nvals * ld->esize));
+	ld->vals = grown;
+	ld->vcap = want;
+	return true;
+}
+
 static bool
 load_data_page(PqReader *r, LeafData *ld, const PageHeader *h, int codec,
 			   const uint8_t *body, const FmtAllocator *a, PqError *err)
@@ -2372,7 +2419,8 @@ load_data_page(PqReader *r, LeafData *ld, const PageHeader *h, int codec,
 		end = p + ((uint64_t) h->usize - lvl);
 	}
 	present = count_present(ld->def ? ld->def + ld->n : NULL, nv, leaf->max_def);
-	if (!decode_values(ld, h->encoding, p, end, present, a, err))
+	if (!vals_room(ld, nv, present, a, err) ||
+		!decode_values(ld, h->encoding, p, end, present, a, err))
 		return false;
 	ld->n += nv;
 	ld->nvals += present;
@@ -2408,8 +2456,13 @@ load_chunk(PqReader *r, int rg, int li, const FmtAllocator *a, PqError *err)
 		return false;
 	if (leaf->max_rep > 0 && (ld->rep = pq_alloc_array(a, ld->cap, 1, err)) == NULL)
 		return false;
-	if ((ld->vals = pq_alloc_array(a, ld->cap, ld->esize, err)) == NULL)
-		return false;
+	/* a required column has a value per entry; others get room per page */
+	if (leaf->max_def == 0)
+	{
+		if ((ld->vals = pq_alloc_array(a, ld->cap, ld->esize, err)) == NULL)
+			return false;
+		ld->vcap = ld->cap;
+	}
 	if (ld->cap == 0)
 		return true;
 
@@ -2476,6 +2529,23 @@ select_subtree(PqReader *r, const PqSchemaNode *n)
 		select_subtree(r, n->children[i]);
 }
 
+/* Fill dfs_leaf / dfs_start / dfs_end for the selected subtree at n. */
+static void
+compute_dfs_leaves(PqReader *r, const PqSchemaNode *n, int *next)
+{
+	int			i;
+
+	r->dfs_start[n->node_index] = *next;
+	if (r->selected[n->node_index])
+	{
+		if (n->type != PQ_GROUP)
+			r->dfs_leaf[(*next)++] = n->leaf_index;
+		for (i = 0; i < n->num_children; i++)
+			compute_dfs_leaves(r, n->children[i], next);
+	}
+	r->dfs_end[n->node_index] = *next;
+}
+
 /* Compute first_leaf bottom-up; deselect groups without selected leaves. */
 static int
 compute_first_leaf(PqReader *r, const PqSchemaNode *n)
@@ -2519,7 +2589,11 @@ pq_reader_open(PqFile *f, const char *const *columns, int ncolumns, PqError *err
 	r->selected = pq_alloc_array(&f->alloc, (uint64_t) f->nnodes, sizeof(bool), err);
 	r->first_leaf = pq_alloc_array(&f->alloc, (uint64_t) f->nnodes, sizeof(int), err);
 	r->leaves = pq_alloc_array(&f->alloc, (uint64_t) f->nleaves, sizeof(LeafData), err);
-	if (r->selected == NULL || r->first_leaf == NULL || r->leaves == NULL)
+	r->dfs_leaf = pq_alloc_array(&f->alloc, (uint64_t) f->nleaves + 1, sizeof(int), err);
+	r->dfs_start = pq_alloc_array(&f->alloc, (uint64_t) f->nnodes, sizeof(int), err);
+	r->dfs_end = pq_alloc_array(&f->alloc, (uint64_t) f->nnodes, sizeof(int), err);
+	if (r->selected == NULL || r->first_leaf == NULL || r->leaves == NULL ||
+		r->dfs_leaf == NULL || r->dfs_start == NULL || r->dfs_end == NULL)
 		return NULL;
 	if (columns == NULL || ncolumns <= 0)
 		select_subtree(r, f->root);
@@ -2543,6 +2617,8 @@ pq_reader_open(PqFile *f, const char *const *columns, int ncolumns, PqError *err
 		}
 	}
 	compute_first_leaf(r, f->root);
+	i = 0;
+	compute_dfs_leaves(r, f->root, &i);
 	return r;
 }
 
@@ -2600,28 +2676,28 @@ cur_rep(const LeafData *ld)
 	return ld->rep ? ld->rep[ld->pos] : 0;
 }
 
-/* Consume one "absent" entry (null/empty at level of n) from every leaf under n. */
+/*
+ * Consume one "absent" entry (null/empty at level of n) from every selected
+ * leaf under n, in schema order (each must have one, below its own
+ * definition level).
+ */
 static bool
 consume_absent(Asm *s, const PqSchemaNode *n)
 {
-	int			i;
+	const PqReader *r = s->r;
+	int			k;
 
-	if (!s->r->selected[n->node_index])
-		return true;
-	if (n->type != PQ_GROUP)
+	for (k = r->dfs_start[n->node_index]; k < r->dfs_end[n->node_index]; k++)
 	{
-		LeafData   *ld = &s->r->leaves[n->leaf_index];
+		const PqSchemaNode *leaf = r->f->leaves[r->dfs_leaf[k]];
+		LeafData   *ld = &s->r->leaves[r->dfs_leaf[k]];
 
 		if (ld->pos >= ld->n)
-			return pq_fail(s->err, "parquet column \"%s\" ended early", n->name);
-		if (cur_def(ld) >= n->max_def)
-			return pq_fail(s->err, "parquet levels of column \"%s\" are inconsistent", n->name);
+			return pq_fail(s->err, "parquet column \"%s\" ended early", leaf->name);
+		if (cur_def(ld) >= leaf->max_def)
+			return pq_fail(s->err, "parquet levels of column \"%s\" are inconsistent", leaf->name);
 		ld->pos++;
-		return true;
 	}
-	for (i = 0; i < n->num_children; i++)
-		if (!consume_absent(s, n->children[i]))
-			return false;
 	return true;
 }
 

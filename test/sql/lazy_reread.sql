@@ -2,7 +2,8 @@
 -- Re-reads of a lazy snapshot (fixtures made by
 -- test/data/lazyio/make_lazyio.mjs): the add lines of snapshot_files are
 -- read again at output, through read-ahead windows that serve several
--- interleaved sequential streams and a small cache of open commit files;
+-- interleaved sequential streams (a small commit file is read whole) and a
+-- small cache of open commit files;
 -- keys-only Parquet checkpoints are read again with a cursor (rows in path
 -- order) or whole (any other order).  The files they keep open are virtual
 -- file descriptors closed by their memory context: an ERROR while one is
@@ -13,7 +14,8 @@
 SET lazyio.d = :'d';
 
 -- ===================================================================
--- the rows: paths interleaved across and within commit files
+-- the rows: paths interleaved across and within commit files, and a
+-- commit in no path order
 -- ===================================================================
 SELECT count(*), sum(size), count(DISTINCT path),
        md5(string_agg(s::text, '|' ORDER BY path)) AS digest

@@ -5,7 +5,7 @@
 //   adds each whose paths interleave across the commits (in path order the
 //   lines come from three commit files in turn), commit 4 of 120 adds
 //   whose paths interleave within the file (three sequential streams), and
-//   commit 5 removing some of them.  The stats texts are long so that 300
+//   commit 5 removing some of them, commit 6 of 40 adds in no path order.  The stats texts are long so that 300
 //   snapshot rows overflow a 64 kB tuplestore.
 // - ckpt_sorted/, ckpt_reversed/: a classic Parquet checkpoint at version 1
 //   with 150 adds in path order (read again with the cursor) and in reverse
@@ -51,6 +51,9 @@ for (let v = 1; v <= 3; v++) {
     adds.push(add('s-' + pad(i % 40, 5) + '-' + 'abc'[Math.floor(i / 40)] + '.parquet', 500 + i));
   writeCommit('json_interleaved', 4, [{ commitInfo: { timestamp: 1700000000004, operation: 'WRITE' } }, ...adds]);
 }
+// commit 6: 40 adds in no path order (read whole: the file is small)
+writeCommit('json_interleaved', 6, [{ commitInfo: { timestamp: 1700000000006, operation: 'WRITE' } },
+  ...Array.from({ length: 40 }, (_, i) => add('r-' + pad((i * 17) % 40, 5) + '.parquet', 700 + i))]);
 writeCommit('json_interleaved', 5, [{ commitInfo: { timestamp: 1700000000005, operation: 'DELETE' } },
   ...[7, 8, 100, 101].map(n => ({ remove: { path: 'part-' + pad(n, 5) + '.parquet', deletionTimestamp: 1700000000005,
     dataChange: true } })),
