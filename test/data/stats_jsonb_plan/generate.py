@@ -9,13 +9,15 @@ numeric cannot hold), true/false/null swapped, strings of every length, and
 texts the plan must decline (escapes, other layouts).  Layouts cover keys of
 equal length, duplicate keys, empty containers, arrays, objects of more than
 32 keys and arrays of more than 32 elements (jsonb's offset stride), nesting
-beyond the plan's depth, and a top-level scalar.
+beyond the plan's depth, and a top-level scalar.  Then 300 texts of one layout with random numbers
+(r000.parquet ...; seeded, so the output is always the same).
 
 Run: python3 test/data/stats_jsonb_plan/generate.py (deterministic output;
 the generated log is committed so the tests never need Python).
 """
 import json
 import os
+import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -101,6 +103,35 @@ def runs():
     return out
 
 
+def random_runs():
+    """Texts of one layout with random numbers (seeded: the same every run):
+    every digit count before and after the point up to 21, signs, zeros,
+    exponents; written as files r000.parquet ... and compared only in
+    aggregate by the test."""
+    rng = random.Random(20261130)
+    out = []
+
+    def number():
+        ni = rng.randint(1, 21)
+        digits = str(rng.randint(1, 9)) + ''.join(rng.choice('0123456789') for _ in range(ni - 1))
+        if rng.random() < 0.15:
+            digits = '0'
+        text = ('-' if rng.random() < 0.3 else '') + digits
+        if rng.random() < 0.6:
+            nf = rng.randint(1, 21)
+            text += '.' + ''.join(rng.choice('0000123456789') for _ in range(nf))
+        if rng.random() < 0.1:
+            text += rng.choice('eE') + rng.choice(['', '+', '-']) + str(rng.randint(0, 30))
+        return text
+
+    for _ in range(300):
+        out.append('{"numRecords":%s,"minValues":{"a":%s,"b":"%s","c":%s},'
+                   '"maxValues":{"a":%s,"c":[%s,%s]}}'
+                   % (number(), number(), 'v' * rng.randint(0, 30), number(),
+                      number(), number(), number()))
+    return out
+
+
 def main():
     log = os.path.join(HERE, "_delta_log")
     os.makedirs(log, exist_ok=True)
@@ -113,6 +144,9 @@ def main():
     ]
     for i, s in enumerate(runs()):
         lines.append({"add": {"path": "f%03d.parquet" % i, "partitionValues": {}, "size": 100 + i,
+                              "modificationTime": 0, "dataChange": True, "stats": s}})
+    for i, s in enumerate(random_runs()):
+        lines.append({"add": {"path": "r%03d.parquet" % i, "partitionValues": {}, "size": 1000 + i,
                               "modificationTime": 0, "dataChange": True, "stats": s}})
     text = "".join(json.dumps(l, separators=(",", ":"), ensure_ascii=False) + "\n" for l in lines)
     with open(os.path.join(log, "%020d.json" % 0), "w", encoding="utf-8") as f:
