@@ -424,7 +424,7 @@ static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
  * numerics made by numeric_in (or int64_to_numeric /
  * int64_div_fast_to_numeric, which give the same).
  */
-static int
+static pg_attribute_always_inline int
 dj_number_short_numeric(const char *s, size_t toklen, char *out)
 {
 	const char *end = s + toklen;
@@ -1515,7 +1515,7 @@ dc_json_parse_fast(DcArena *arena, const char *text, size_t len, DjValue *out,
 static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
-/* the layout of the last statistics text (dc_json_stats_to_jsonb_ext) */
+/* the layout of the last statistics text (dc_json_stats_to_jsonb_keys) */
 typedef struct StatsLayout StatsLayout;
 static StatsLayout *dc_stats_layout = NULL;
 
@@ -1954,6 +1954,7 @@ plan_write(JbPlan *plan, const char *text, size_t textlen,
 		switch (st->kind)
 		{
 			case JBS_OPEN:
+				CHECK_FOR_INTERRUPTS();
 				fr = &frames[++depth];
 				fr->base = len;
 				memset(d + len, 0, sizeof(uint32));	/* padding */
@@ -2337,17 +2338,6 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 	}
 #endif
 	return result;
-}
-
-/*
- * dc_json_stats_to_jsonb_ext: see json_util.h.
- */
-Jsonb *
-dc_json_stats_to_jsonb_ext(const char *text, size_t len,
-						   void (*peek) (void *arg, const DjValue *v),
-						   void *arg)
-{
-	return dc_json_stats_to_jsonb_keys(text, len, NULL, peek, arg);
 }
 
 /*

@@ -121,20 +121,14 @@ extern Jsonb *dc_json_text_to_jsonb_ext(const char *text, size_t len,
  * laid out like the last one converted (same keys, order and white space,
  * other values) is not parsed but matched against that layout
  * (src/format/jshape.h), and its jsonb written by the layout's plan (key
- * order and container shapes worked out once per layout); the peek gets
- * the layout's tree with the new values.  The layout lives for the
- * backend in its own small context.
- */
-extern Jsonb *dc_json_stats_to_jsonb_ext(const char *text, size_t len,
-										 void (*peek) (void *arg, const DjValue *v),
-										 void *arg);
-
-/*
- * dc_json_stats_to_jsonb_ext for a peek that reads only the top-level
- * members with the given keys (a NULL-terminated array that stays valid,
- * such as a static one; dj_get on the tree, say): the tree it gets may be,
- * instead of the whole text's, an object holding just those members in
- * text order, which is cheaper to make for a text of the last layout.
+ * order and container shapes worked out once per layout).  The layout
+ * lives for the backend in its own small context.
+ *
+ * keys (NULL, or a NULL-terminated array that stays valid, such as a
+ * static one) names the only top-level members the peek reads (with
+ * dj_get, say): it may then be given, instead of the whole text's tree, an
+ * object holding just the members with those keys in text order, which is
+ * cheaper to make for a text of the last layout.
  */
 extern Jsonb *dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 										  const char *const *keys,

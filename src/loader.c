@@ -170,34 +170,57 @@ DeltaTextArray(int n, char **items)
 	return PointerGetDatum(arr);
 }
 
-/* jsonb object from parallel key/value arrays, built directly. */
+/*
+ * jsonb object from parallel key/value arrays (NULL value: JSON null),
+ * written directly by dc_dj_to_jsonb (keys sorted, the last of duplicate
+ * keys kept, as pushJsonbValue does); palloc'd in CurrentMemoryContext.
+ */
 Datum
 DeltaStringMapJsonb(int n, char **keys, char **values)
 {
-	JsonbParseState *state = NULL;
-	JsonbValue *res;
-	JsonbValue	jv;
+	DjMember   *m;
+	DjValue		obj;
+	Jsonb	   *j;
 	int			i;
 
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	if (n == 0)
+	{
+		/* {} (most partitionValues): a header word without entries */
+		j = palloc(VARHDRSZ + sizeof(uint32));
+		SET_VARSIZE(j, VARHDRSZ + sizeof(uint32));
+		j->root.header = JB_FOBJECT;
+#ifdef USE_ASSERT_CHECKING
+		obj.type = DJ_OBJECT;
+		obj.len = 0;
+		obj.u.members = NULL;
+		Assert(memcmp(dc_dj_to_jsonb(&obj), j, VARSIZE(j)) == 0);
+#endif
+		return JsonbPGetDatum(j);
+	}
+	m = palloc(sizeof(DjMember) * n);
 	for (i = 0; i < n; i++)
 	{
-		jv.type = jbvString;
-		jv.val.string.val = keys[i];
-		jv.val.string.len = (int) strlen(keys[i]);
-		pushJsonbValue(&state, WJB_KEY, &jv);
+		m[i].key = keys[i];
+		m[i].keylen = (uint32) strlen(keys[i]);
 		if (values[i] == NULL)
-			jv.type = jbvNull;
+		{
+			m[i].value.type = DJ_NULL;
+			m[i].value.len = 0;
+			m[i].value.u.str = NULL;
+		}
 		else
 		{
-			jv.type = jbvString;
-			jv.val.string.val = values[i];
-			jv.val.string.len = (int) strlen(values[i]);
+			m[i].value.type = DJ_STRING;
+			m[i].value.len = (uint32) strlen(values[i]);
+			m[i].value.u.str = values[i];
 		}
-		pushJsonbValue(&state, WJB_VALUE, &jv);
 	}
-	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
-	return JsonbPGetDatum(JsonbValueToJsonb(res));
+	obj.type = DJ_OBJECT;
+	obj.len = (uint32) n;
+	obj.u.members = m;
+	j = dc_dj_to_jsonb(&obj);
+	pfree(m);
+	return JsonbPGetDatum(j);
 }
 
 /* jsonb of JSON text; NULL for NULL or invalid text. */

@@ -9,13 +9,15 @@ numeric cannot hold), true/false/null swapped, strings of every length, and
 texts the plan must decline (escapes, other layouts).  Layouts cover keys of
 equal length, duplicate keys, empty containers, arrays, objects of more than
 32 keys and arrays of more than 32 elements (jsonb's offset stride), nesting
-beyond the plan's depth, and a top-level scalar.
+beyond the plan's depth, and a top-level scalar.  Then 300 texts of one layout with random numbers
+(r000.parquet ...; seeded, so the output is always the same).
 
 Run: python3 test/data/stats_jsonb_plan/generate.py (deterministic output;
 the generated log is committed so the tests never need Python).
 """
 import json
 import os
+import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,6 +33,10 @@ NUMBERS = [
     '0.000000000000000000000000000000000001',
     '1234567890123456789012345678901234567',
     '0.0000000000000000000000000000000000001',
+    # eight-digit boundaries
+    '12345678', '123456789', '100000000', '99999999.99999999', '-1234567.8',
+    '123456789012345.12345678', '1234567890123456', '0.12345678',
+    '0.123456789', '-0.00000001', '10000000.00000000', '7.5e3', '12345678e1',
     # the short numeric path's bounds: 19 digits before the point, 16 after
     '9999999999999999999', '1000000000000000000', '10000000000000000000',
     '0.9999999999999999', '-0.0000000000000001', '0.12345678901234567',
@@ -84,13 +90,45 @@ def runs():
     for n in ['1', '2', '3']:
         out.append('{"numRecords":%s,"d":' % n + '[' * 20 + n + ']' * 20 + '}')
     # G: a top-level array and a top-level scalar, twice each
-    for n in ['1', '2.5']:
+    for n in ['1', '2.5', '12345678', '-0.12345678', '123456789012345']:
         out.append('[%s,"a",{"b":%s}]' % (n, n))
+    # numbers next to the start and the end of the text
+    for n in ['1', '87654321', '-8765432.1', '0.5']:
+        out.append('[%s]' % n)
     for n in ['42', '-4.20']:
         out.append(n)
     # H: back to layout A after all that
     out.append(layout_a('123', 'true', 'back', 'again'))
     out.append(layout_a('-0.5', 'false', 'back', 'twice'))
+    return out
+
+
+def random_runs():
+    """Texts of one layout with random numbers (seeded: the same every run):
+    every digit count before and after the point up to 21, signs, zeros,
+    exponents; written as files r000.parquet ... and compared only in
+    aggregate by the test."""
+    rng = random.Random(20261130)
+    out = []
+
+    def number():
+        ni = rng.randint(1, 21)
+        digits = str(rng.randint(1, 9)) + ''.join(rng.choice('0123456789') for _ in range(ni - 1))
+        if rng.random() < 0.15:
+            digits = '0'
+        text = ('-' if rng.random() < 0.3 else '') + digits
+        if rng.random() < 0.6:
+            nf = rng.randint(1, 21)
+            text += '.' + ''.join(rng.choice('0000123456789') for _ in range(nf))
+        if rng.random() < 0.1:
+            text += rng.choice('eE') + rng.choice(['', '+', '-']) + str(rng.randint(0, 30))
+        return text
+
+    for _ in range(300):
+        out.append('{"numRecords":%s,"minValues":{"a":%s,"b":"%s","c":%s},'
+                   '"maxValues":{"a":%s,"c":[%s,%s]}}'
+                   % (number(), number(), 'v' * rng.randint(0, 30), number(),
+                      number(), number(), number()))
     return out
 
 
@@ -106,6 +144,9 @@ def main():
     ]
     for i, s in enumerate(runs()):
         lines.append({"add": {"path": "f%03d.parquet" % i, "partitionValues": {}, "size": 100 + i,
+                              "modificationTime": 0, "dataChange": True, "stats": s}})
+    for i, s in enumerate(random_runs()):
+        lines.append({"add": {"path": "r%03d.parquet" % i, "partitionValues": {}, "size": 1000 + i,
                               "modificationTime": 0, "dataChange": True, "stats": s}})
     text = "".join(json.dumps(l, separators=(",", ":"), ensure_ascii=False) + "\n" for l in lines)
     with open(os.path.join(log, "%020d.json" % 0), "w", encoding="utf-8") as f:
