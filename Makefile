@@ -46,7 +46,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
 REGRESS_FOUNDATION += replay_fastpath
-REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread
+REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete

@@ -1,0 +1,73 @@
+--
+-- unescape_blocks.sql: statistics strings dense with escapes, decoded by
+-- the add-line decoder without a parse tree (src/fastline.c
+-- fl_unescape_string, which copies the runs between escapes sixteen bytes
+-- at a time) when snapshot_files reads each line again.  The oracle is
+-- PostgreSQL's own JSON parser: each file's stats from snapshot_files must
+-- equal the stats string of its line as jsonb parses it.  Escapes fall on
+-- every offset of a sixteen-byte block, next to each other, at the end of
+-- a block (escaping the next block's first byte), and mixed with escapes
+-- the fast decoder leaves to the general path (\\, \n, \u).
+--
+CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' || cmd);
+END $$;
+SELECT set_config('deltacc_test.tmp', '/tmp/deltacc_unesc_' || pg_backend_pid(), false) IS NOT NULL AS ok;
+SELECT pg_temp.sh(format('rm -rf %1$s && mkdir -p %1$s/t/_delta_log', current_setting('deltacc_test.tmp')));
+
+-- the values: a run of n plain bytes, then a piece with escapes, shifted
+-- through the block (n = 0 .. 40)
+CREATE TEMP TABLE piece(k int, raw text);
+INSERT INTO piece VALUES
+  (1, '"'), (2, '/'), (3, '""'), (4, '"/"/"/"/'), (5, 'a"b/c"d/e"f/g"h'),
+  (6, '\'), (7, E'\n'), (8, 'A\u0041'), (9, '"\"'), (10, '/////'),
+  (11, repeat('"x', 20)), (12, repeat('/', 17) || '"');
+CREATE TEMP TABLE val AS
+SELECT row_number() OVER (ORDER BY k, n) AS i, k, n,
+       repeat('v', n) || raw || repeat('w', (n * 7) % 23) AS raw
+  FROM piece, generate_series(0, 40) AS n;
+-- the stats string as a writer escapes it: quotes and backslashes always,
+-- and (every other file) slashes too
+CREATE FUNCTION pg_temp.esc(s text, slash bool) RETURNS text LANGUAGE sql AS $$
+  SELECT CASE WHEN slash THEN replace(e, '/', '\/') ELSE e END
+    FROM (SELECT replace(replace(replace(replace(s, '\', '\\'), '"', '\"'),
+                                 E'\n', '\n'), 'A\u0041', 'A\u0041') AS e) x $$;
+CREATE TEMP TABLE line AS
+SELECT i, format('{"add":{"path":"f%s.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true,"stats":"%s"}}',
+                 i, pg_temp.esc(format('{"numRecords":1,"minValues":{"s":%s},"maxValues":{"s":%s},"nullCount":{"s":0}}',
+                                       to_json(raw), to_json(raw || 'z')), i % 2 = 0)) AS l
+  FROM val;
+-- every line is valid JSON whose stats string is a JSON object
+SELECT count(*) AS lines, count(*) FILTER (WHERE jsonb_typeof((l::jsonb -> 'add' ->> 'stats')::jsonb) = 'object') AS objects
+  FROM line;
+CREATE TEMP TABLE commit_lines AS
+SELECT -1 AS o, '{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}' AS l
+UNION ALL
+SELECT 0, '{"metaData":{"id":"unesc","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"s\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":[],"configuration":{},"createdTime":0}}'
+UNION ALL
+SELECT i, l FROM line;
+-- written raw: CSV with quote and delimiter bytes that never occur
+DO $$
+BEGIN
+  EXECUTE format('COPY (SELECT l FROM commit_lines ORDER BY o) TO %L WITH (FORMAT csv, QUOTE %L, DELIMITER %L)',
+                 current_setting('deltacc_test.tmp') || '/t/_delta_log/00000000000000000000.json', E'\x01', E'\x02');
+END $$;
+SELECT pg_temp.sh(format('chmod -R a+rX %s', current_setting('deltacc_test.tmp')));
+
+-- deltacc's statistics of every file against PostgreSQL's parse of its line
+SELECT count(*) AS files,
+       count(*) FILTER (WHERE s.stats = (l.l::jsonb -> 'add' ->> 'stats')::jsonb) AS same_stats,
+       count(*) FILTER (WHERE s.stats -> 'minValues' ->> 's' = v.raw) AS same_min
+  FROM deltacc.snapshot_files(current_setting('deltacc_test.tmp') || '/t') s
+  JOIN line l ON s.path = format('f%s.parquet', l.i)
+  JOIN val v ON v.i = l.i;
+-- the files whose statistics differ (none)
+SELECT v.k, v.n, s.stats, (l.l::jsonb -> 'add' ->> 'stats')::jsonb AS expected
+  FROM deltacc.snapshot_files(current_setting('deltacc_test.tmp') || '/t') s
+  JOIN line l ON s.path = format('f%s.parquet', l.i)
+  JOIN val v ON v.i = l.i
+ WHERE s.stats IS DISTINCT FROM (l.l::jsonb -> 'add' ->> 'stats')::jsonb
+ ORDER BY v.k, v.n;
+
+SELECT pg_temp.sh(format('rm -rf %s', current_setting('deltacc_test.tmp')));
