@@ -6,8 +6,9 @@
 -- PostgreSQL's own JSON parser: each file's stats from snapshot_files must
 -- equal the stats string of its line as jsonb parses it.  Escapes fall on
 -- every offset of a sixteen-byte block, next to each other, at the end of
--- a block (escaping the next block's first byte), and mixed with escapes
--- the fast decoder leaves to the general path (\\, \n, \u).
+-- a block (escaping the next block's first byte), and mixed with the
+-- other escapes (\\ and \n decoded one by one, \u left to the general
+-- path).
 --
 CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
