@@ -926,6 +926,34 @@ fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
 	return true;
 }
 
+/*
+ * commit_cache_decode_add_line: see commit_cache.h.  fast_add with no
+ * prescan and nothing deferred, on a reader borrowing b (its state is
+ * given back whatever the outcome: a declined line may have moved
+ * nothing but the arena's unclaimed bytes).
+ */
+bool
+commit_cache_decode_add_line(DeltaCommitBuilder *b, const char *line,
+							 Size len, DeltaFileAction *fa)
+{
+	FastReader	r;
+	bool		ok;
+
+	Assert(b->mode == DELTA_DECODE_ROW);
+	fl_init();
+	memset(&r, 0, sizeof(r));
+	r.b = *b;
+	ok = fast_add(&r, line, len, fa);
+	*b = r.b;
+	if (r.ubuf)
+		pfree(r.ubuf);
+#ifdef USE_ASSERT_CHECKING
+	if (ok)
+		assert_fast_matches_tree(line, len, fa, false);
+#endif
+	return ok;
+}
+
 /* DeltaActionLineCallback: any other line, as DeltaLogReadCommit does */
 static void
 slow_line(void *arg, const DjValue *action, int64 offset, int32 len,

@@ -33,6 +33,7 @@
 #ifndef DELTACC_COMMIT_CACHE_H
 #define DELTACC_COMMIT_CACHE_H
 
+#include "actions.h"
 #include "delta_actions.h"
 #include "log_reader.h"
 
@@ -138,5 +139,16 @@ typedef struct CommitCacheStats
 } CommitCacheStats;
 
 extern void commit_cache_get_stats(CommitCacheStats *out);
+
+/*
+ * Decode one log line into *fa as DeltaDecodeAction in DELTA_DECODE_ROW
+ * mode would, when it is an add line of the common shape the cache decodes
+ * without a parse tree (see commit_cache.c); strings go to b's arena (b in
+ * DELTA_DECODE_ROW mode).  False (nothing taken from b, *fa undefined) for
+ * any other line: decode that one the general way.
+ */
+extern bool commit_cache_decode_add_line(DeltaCommitBuilder *b,
+										 const char *line, Size len,
+										 DeltaFileAction *fa);
 
 #endif							/* DELTACC_COMMIT_CACHE_H */

@@ -344,6 +344,44 @@ fl_plain_int(const char **pp, const char *end, int64 *out)
 }
 
 /*
+ * Copy the plain bytes from *pp on (fl_plain_span) to *op, moving both
+ * past them.  Sixteen bytes are copied at a time and the plain part kept,
+ * so a run between two escapes costs no memcpy call; the copy never writes
+ * beyond the output the bytes so far consumed plus sixteen, which
+ * fl_unescape_string's caller provides (room for the rest of the input).
+ */
+static pg_attribute_always_inline void
+fl_copy_plain(const unsigned char **pp, const unsigned char *e, char **op)
+{
+	const unsigned char *p = *pp;
+	char	   *o = *op;
+	const unsigned char *run;
+
+#if defined(__SSE2__)
+	while (e - p >= 16)
+	{
+		unsigned	m = fl_special16(p);
+
+		memcpy(o, p, 16);
+		if (m != 0)
+		{
+			int			n = pg_rightmost_one_pos32(m);
+
+			*pp = p + n;
+			*op = o + n;
+			return;
+		}
+		p += 16;
+		o += 16;
+	}
+#endif
+	run = fl_plain_span(p, e);
+	memcpy(o, p, run - p);
+	*op = o + (run - p);
+	*pp = run;
+}
+
+/*
  * fl_unescape_string: see fastline.h.
  */
 bool
@@ -356,11 +394,8 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 	for (;;)
 	{
 		unsigned char c;
-		const unsigned char *run = fl_plain_span(p, e);
 
-		memcpy(o, p, run - p);
-		o += run - p;
-		p = run;
+		fl_copy_plain(&p, e, &o);
 		if (p >= e)
 			return false;
 		if (*p == '"')

@@ -30,6 +30,7 @@
 
 #include "actions.h"
 #include "checkpoint.h"
+#include "commit_cache.h"
 #include "fastline.h"
 #include "log_reader.h"
 #include "snapshot.h"
@@ -993,9 +994,33 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	line = lazy_window_line(lz, k, &name);
 	DeltaErrorContextPush(&errpos, name);
 	errpos.line = k->line_no;
-	v = DeltaLogParseLineArena(lz->arena, line, k->len);
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;
+	/*
+	 * Room for the line's strings up front: decoded, they are no longer
+	 * than the line plus a NUL each, so the row needs no 64 kB string block
+	 * of its own (a malloc and a free per row).  Should it not do, the
+	 * arena takes a block as usual.
+	 */
+	b.strings.left = (size_t) k->len + 64;
+	b.strings.next = palloc(b.strings.left);
+	if (mode == DELTA_DECODE_ROW)
+	{
+		/* an add line of the common shape: no parse tree (commit_cache.c) */
+		DeltaFileAction *fa = palloc(sizeof(DeltaFileAction));
+
+		if (commit_cache_decode_add_line(&b, line, k->len, fa))
+		{
+			DeltaErrorContextPop(&errpos);
+			if (lazy_key_matches(fa, k))
+				return fa;
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("Delta log file \"%s\" changed while it was being read", name));
+		}
+		pfree(fa);
+	}
+	v = DeltaLogParseLineArena(lz->arena, line, k->len);
 	DeltaDecodeAction(&b, &v);
 	DeltaErrorContextPop(&errpos);
 	for (i = 0; i < b.n_files; i++)
