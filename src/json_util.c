@@ -446,6 +446,34 @@ dj_number_short_numeric(const char *s, size_t toklen, char *out)
 	uint16		head;
 	int			len;
 
+	if (toklen <= 4)
+	{
+		/* a small unsigned integer (nullCount, say): one digit or none */
+		uint32		v = 0;
+
+		for (k = 0; k < (int) toklen; k++)
+		{
+			d = (unsigned char) s[k] - '0';
+			if (d > 9)
+				break;
+			v = v * 10 + d;
+		}
+		if (k == (int) toklen && k > 0)
+		{
+			int16		digit = (int16) v;
+
+			head = DC_NUMERIC_SHORT;	/* positive, weight 0, dscale 0 */
+			memcpy(out + VARHDRSZ, &head, sizeof(uint16));
+			len = VARHDRSZ + sizeof(uint16);
+			if (v != 0)
+			{
+				memcpy(out + len, &digit, sizeof(int16));
+				len += sizeof(int16);
+			}
+			SET_VARSIZE(out, len);
+			return len;
+		}
+	}
 	if (s < end && *s == '-')
 	{
 		neg = true;
