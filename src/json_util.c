@@ -58,9 +58,22 @@ dc_fmt_palloc(void *ctx, size_t size)
 									  MCXT_ALLOC_HUGE);
 }
 
+/* dc_fmt_palloc without the zeroing (FmtAllocator.alloc_raw). */
+static void *
+dc_fmt_palloc_raw(void *ctx, size_t size)
+{
+	MemoryContext cxt = ctx ? (MemoryContext) ctx : CurrentMemoryContext;
+
+	if (size > MaxAllocHugeSize)
+		return NULL;
+	return MemoryContextAllocExtended(cxt, size,
+									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
+}
+
 /*
  * Returns an allocator handing out zeroed memory from cxt (NULL = the
- * current context at each call).  The struct is returned by value.
+ * current context at each call), and unzeroed memory to fmt_alloc_raw.
+ * The struct is returned by value.
  */
 FmtAllocator
 dc_fmt_allocator(MemoryContext cxt)
@@ -68,6 +81,7 @@ dc_fmt_allocator(MemoryContext cxt)
 	FmtAllocator a;
 
 	a.alloc = dc_fmt_palloc;
+	a.alloc_raw = dc_fmt_palloc_raw;
 	a.ctx = cxt;
 	return a;
 }
@@ -1057,6 +1071,13 @@ dc_arena_alloc(void *ctx, size_t size)
 	return r;
 }
 
+/* dc_arena_alloc without the zeroing (FmtAllocator.alloc_raw). */
+static void *
+dc_arena_alloc_unzeroed(void *ctx, size_t size)
+{
+	return dc_arena_alloc_raw((DcArena *) ctx, size);
+}
+
 /* An FmtAllocator over an arena. */
 FmtAllocator
 dc_arena_allocator(DcArena *a)
@@ -1064,6 +1085,7 @@ dc_arena_allocator(DcArena *a)
 	FmtAllocator alloc;
 
 	alloc.alloc = dc_arena_alloc;
+	alloc.alloc_raw = dc_arena_alloc_unzeroed;
 	alloc.ctx = a;
 	return alloc;
 }

@@ -30,6 +30,7 @@ typedef struct FmtAllocator
 {
 	FmtAllocFn	alloc;			/* returns zeroed memory, 8-byte aligned, or
 								 * NULL */
+	FmtAllocFn	alloc_raw;		/* the same, not zeroed (NULL: alloc serves) */
 	void	   *ctx;
 } FmtAllocator;
 
@@ -37,6 +38,16 @@ static inline void *
 fmt_alloc(const FmtAllocator *a, size_t size)
 {
 	return a->alloc(a->ctx, size == 0 ? 1 : size);
+}
+
+/*
+ * Memory that need not be zeroed: only for a buffer the caller fills whole
+ * before anything reads it (a decompressed page, bytes read from a file).
+ */
+static inline void *
+fmt_alloc_raw(const FmtAllocator *a, size_t size)
+{
+	return (a->alloc_raw ? a->alloc_raw : a->alloc) (a->ctx, size == 0 ? 1 : size);
 }
 
 /*

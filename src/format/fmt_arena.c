@@ -89,6 +89,7 @@ fmt_arena_allocator(FmtArena *arena)
 	FmtAllocator a;
 
 	a.alloc = fmt_arena_alloc;
+	a.alloc_raw = NULL;			/* (zeroed for the harnesses too) */
 	a.ctx = arena;
 	return a;
 }

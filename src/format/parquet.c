@@ -195,6 +195,17 @@ pq_alloc(const FmtAllocator *a, size_t n, PqError *err)
 	return p;
 }
 
+/* pq_alloc for a buffer the caller fills whole (fmt_alloc_raw). */
+static void *
+pq_alloc_raw(const FmtAllocator *a, size_t n, PqError *err)
+{
+	void	   *p = fmt_alloc_raw(a, n);
+
+	if (p == NULL)
+		pq_fail(err, "out of memory while reading parquet data (%zu bytes requested)", n);
+	return p;
+}
+
 /* Allocate count elements of size each, checking the product. */
 static void *
 pq_alloc_array(const FmtAllocator *a, uint64_t count, size_t size, PqError *err)
@@ -1348,7 +1359,8 @@ decompress(PqReader *r, int codec, const uint8_t *in, size_t inlen, size_t outle
 		}
 		return (uint8_t *) in;
 	}
-	out = pq_alloc(a, outlen, err);
+	/* (every codec below fills all outlen bytes or fails) */
+	out = pq_alloc_raw(a, outlen, err);
 	if (out == NULL)
 		return NULL;
 	switch (codec)
@@ -2474,7 +2486,7 @@ load_chunk(PqReader *r, int rg, int li, const FmtAllocator *a, PqError *err)
 		return pq_fail(err, "parquet column chunk of \"%s\" lies outside the file (offset %lld, size %lld)",
 					   leaf->name, (long long) start, (long long) cm->total_compressed);
 	len = (uint64_t) cm->total_compressed;
-	buf = pq_alloc(a, (size_t) len, err);
+	buf = pq_alloc_raw(a, (size_t) len, err);	/* file_read fills it or fails */
 	if (buf == NULL || !file_read(f, (uint64_t) start, (size_t) len, buf, err))
 		return false;
 
