@@ -43,31 +43,32 @@
 #define DC_MAX_NUMERIC_EXPONENT 100000
 
 /*
- * FmtAllocFn over palloc.  ctx is a MemoryContext, or NULL for the context
- * current at the time of the call.  Returns NULL when out of memory.
+ * FmtAllocFn over a memory context: ctx is the context (NULL: the one
+ * current at the time of the call), flags add MCXT_ALLOC_ZERO or not.
+ * Returns NULL when out of memory.
  */
-static void *
-dc_fmt_palloc(void *ctx, size_t size)
+static inline void *
+dc_fmt_palloc_flags(void *ctx, size_t size, int flags)
 {
 	MemoryContext cxt = ctx ? (MemoryContext) ctx : CurrentMemoryContext;
 
 	if (size > MaxAllocHugeSize)
 		return NULL;
 	return MemoryContextAllocExtended(cxt, size,
-									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_ZERO |
-									  MCXT_ALLOC_HUGE);
+									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE | flags);
+}
+
+static void *
+dc_fmt_palloc(void *ctx, size_t size)
+{
+	return dc_fmt_palloc_flags(ctx, size, MCXT_ALLOC_ZERO);
 }
 
 /* dc_fmt_palloc without the zeroing (FmtAllocator.alloc_raw). */
 static void *
 dc_fmt_palloc_raw(void *ctx, size_t size)
 {
-	MemoryContext cxt = ctx ? (MemoryContext) ctx : CurrentMemoryContext;
-
-	if (size > MaxAllocHugeSize)
-		return NULL;
-	return MemoryContextAllocExtended(cxt, size,
-									  MCXT_ALLOC_NO_OOM | MCXT_ALLOC_HUGE);
+	return dc_fmt_palloc_flags(ctx, size, 0);
 }
 
 /*

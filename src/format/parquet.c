@@ -185,14 +185,21 @@ pq_fail(PqError *err, const char *fmt,...)
 	return false;
 }
 
+/* The out-of-memory failure of pq_alloc and pq_alloc_raw: NULL. */
+static void *
+pq_alloc_failed(size_t n, PqError *err)
+{
+	pq_fail(err, "out of memory while reading parquet data (%zu bytes requested)", n);
+	return NULL;
+}
+
+/* Zeroed memory from the allocator, or NULL with err set. */
 static void *
 pq_alloc(const FmtAllocator *a, size_t n, PqError *err)
 {
 	void	   *p = fmt_alloc(a, n);
 
-	if (p == NULL)
-		pq_fail(err, "out of memory while reading parquet data (%zu bytes requested)", n);
-	return p;
+	return p ? p : pq_alloc_failed(n, err);
 }
 
 /* pq_alloc for a buffer the caller fills whole (fmt_alloc_raw). */
@@ -201,9 +208,7 @@ pq_alloc_raw(const FmtAllocator *a, size_t n, PqError *err)
 {
 	void	   *p = fmt_alloc_raw(a, n);
 
-	if (p == NULL)
-		pq_fail(err, "out of memory while reading parquet data (%zu bytes requested)", n);
-	return p;
+	return p ? p : pq_alloc_failed(n, err);
 }
 
 /* Allocate count elements of size each, checking the product. */
