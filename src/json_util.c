@@ -1482,39 +1482,6 @@ fj_value(FjParser *ps, DjValue *out, int depth)
 	}
 }
 
-#ifdef USE_ASSERT_CHECKING
-/* Whether two DjValue trees are the same (types, lengths, bytes). */
-static bool
-fj_tree_equal(const DjValue *a, const DjValue *b)
-{
-	uint32		i;
-
-	if (a->type != b->type || a->len != b->len)
-		return false;
-	switch (a->type)
-	{
-		case DJ_STRING:
-		case DJ_NUMBER:
-			return memcmp(a->u.str, b->u.str, a->len + 1) == 0;
-		case DJ_ARRAY:
-			for (i = 0; i < a->len; i++)
-				if (!fj_tree_equal(&a->u.items[i], &b->u.items[i]))
-					return false;
-			return true;
-		case DJ_OBJECT:
-			for (i = 0; i < a->len; i++)
-				if (a->u.members[i].keylen != b->u.members[i].keylen ||
-					memcmp(a->u.members[i].key, b->u.members[i].key,
-						   a->u.members[i].keylen + 1) != 0 ||
-					!fj_tree_equal(&a->u.members[i].value,
-								   &b->u.members[i].value))
-					return false;
-			return true;
-		default:
-			return true;
-	}
-}
-#endif
 
 /*
  * Parse text[0..len) into arena (not reset here): with fj_parse when it
@@ -1546,7 +1513,7 @@ dc_json_parse_fast(DcArena *arena, const char *text, size_t len, DjValue *out,
 			alloc = dc_fmt_allocator(cxt);
 			Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref,
 							&local_err));
-			Assert(fj_tree_equal(out, &ref));
+			Assert(dj_equal(out, &ref));
 			MemoryContextDelete(cxt);
 #endif
 			return true;
@@ -2323,7 +2290,7 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
 
 			Assert(a->keylen == b->keylen &&
 				   memcmp(a->key, b->key, a->keylen) == 0 &&
-				   fj_tree_equal(&a->value, &b->value));
+				   dj_equal(&a->value, &b->value));
 		}
 		MemoryContextDelete(cxt);
 	}

@@ -657,3 +657,36 @@ dj_type_name(DjType type)
 	}
 	return "unknown";
 }
+
+/*
+ * dj_equal: see djson.h.
+ */
+bool
+dj_equal(const DjValue *a, const DjValue *b)
+{
+	uint32_t	i;
+
+	if (a->type != b->type || a->len != b->len)
+		return false;
+	switch (a->type)
+	{
+		case DJ_STRING:
+		case DJ_NUMBER:
+			return memcmp(a->u.str, b->u.str, a->len + 1) == 0;
+		case DJ_ARRAY:
+			for (i = 0; i < a->len; i++)
+				if (!dj_equal(&a->u.items[i], &b->u.items[i]))
+					return false;
+			return true;
+		case DJ_OBJECT:
+			for (i = 0; i < a->len; i++)
+				if (a->u.members[i].keylen != b->u.members[i].keylen ||
+					memcmp(a->u.members[i].key, b->u.members[i].key,
+						   a->u.members[i].keylen + 1) != 0 ||
+					!dj_equal(&a->u.members[i].value, &b->u.members[i].value))
+					return false;
+			return true;
+		default:
+			return true;
+	}
+}

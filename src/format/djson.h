@@ -102,6 +102,14 @@ extern const DjValue *dj_get_ci(const DjValue *obj, const char *key);
 extern bool dj_to_int64(const DjValue *v, int64_t *result);
 extern bool dj_to_double(const DjValue *v, double *result);
 
+/*
+ * Whether two trees are the same: types, lengths, string and number bytes,
+ * member keys and order (not JSON equality: 1.0 and 1 differ, so do
+ * objects whose members come in another order).  Recursion as deep as the
+ * trees, which dj_parse bounds.
+ */
+extern bool dj_equal(const DjValue *a, const DjValue *b);
+
 /* Short name of a type, for error messages ("object", "string", ...). */
 extern const char *dj_type_name(DjType type);
 

@@ -169,3 +169,31 @@ UNIT_TEST(djson_strings_at_every_block_offset)
 			}
 	fmt_arena_free_all(&arena);
 }
+
+UNIT_TEST(djson_equal_compares_bytes_and_order)
+{
+	FmtArena	arena;
+	DjValue		a;
+	DjValue		b;
+	DjError		err;
+
+	fmt_arena_init(&arena, 0);
+	UNIT_CHECK(parse(&arena, "{\"k\": [1, \"s\", null, {\"x\": true}]}", &a, &err));
+	UNIT_CHECK(parse(&arena, " { \"k\" : [ 1 , \"s\" , null , { \"x\" : true } ] } ", &b, &err));
+	UNIT_CHECK(dj_equal(&a, &b));	/* white space is not in the tree */
+	UNIT_CHECK(parse(&arena, "{\"k\": [1.0, \"s\", null, {\"x\": true}]}", &b, &err));
+	UNIT_CHECK(!dj_equal(&a, &b));	/* number text differs */
+	UNIT_CHECK(parse(&arena, "{\"k\": [1, \"s\", null, {\"x\": false}]}", &b, &err));
+	UNIT_CHECK(!dj_equal(&a, &b));	/* a nested value differs */
+	UNIT_CHECK(parse(&arena, "{\"a\": 1, \"b\": 2}", &a, &err));
+	UNIT_CHECK(parse(&arena, "{\"b\": 2, \"a\": 1}", &b, &err));
+	UNIT_CHECK(!dj_equal(&a, &b));	/* member order counts */
+	UNIT_CHECK(parse(&arena, "\"a\\u0041b\"", &a, &err));
+	UNIT_CHECK(parse(&arena, "\"aAb\"", &b, &err));
+	UNIT_CHECK(dj_equal(&a, &b));	/* decoded bytes are compared */
+	UNIT_CHECK(parse(&arena, "\"aAc\"", &b, &err));
+	UNIT_CHECK(!dj_equal(&a, &b));
+	UNIT_CHECK(parse(&arena, "[]", &a, &err) && parse(&arena, "{}", &b, &err));
+	UNIT_CHECK(!dj_equal(&a, &b));
+	fmt_arena_free_all(&arena);
+}

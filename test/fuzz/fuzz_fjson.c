@@ -22,43 +22,12 @@
 
 static const DjValue *ref_tree;
 
-/* Whether two trees are the same (as the assert check of json_util.c). */
-static bool
-trees_equal(const DjValue *a, const DjValue *b)
-{
-	uint32_t	i;
-
-	if (a->type != b->type || a->len != b->len)
-		return false;
-	switch (a->type)
-	{
-		case DJ_STRING:
-		case DJ_NUMBER:
-			return memcmp(a->u.str, b->u.str, a->len + 1) == 0;
-		case DJ_ARRAY:
-			for (i = 0; i < a->len; i++)
-				if (!trees_equal(&a->u.items[i], &b->u.items[i]))
-					return false;
-			return true;
-		case DJ_OBJECT:
-			for (i = 0; i < a->len; i++)
-				if (a->u.members[i].keylen != b->u.members[i].keylen ||
-					memcmp(a->u.members[i].key, b->u.members[i].key,
-						   a->u.members[i].keylen + 1) != 0 ||
-					!trees_equal(&a->u.members[i].value, &b->u.members[i].value))
-					return false;
-			return true;
-		default:
-			return true;
-	}
-}
-
 /* dc_json_peek callback: the fast tree must be djson's. */
 static void
 check_tree(void *arg, const DjValue *v)
 {
 	FUZZ_ASSERT(ref_tree != NULL);
-	FUZZ_ASSERT(trees_equal(v, ref_tree));
+	FUZZ_ASSERT(dj_equal(v, ref_tree));
 	*(bool *) arg = true;
 }
 
