@@ -28,6 +28,11 @@ CREATE TEMP TABLE val AS
 SELECT row_number() OVER (ORDER BY k, n) AS i, k, n,
        repeat('v', n) || raw || repeat('w', (n * 7) % 23) AS raw
   FROM piece, generate_series(0, 40) AS n;
+-- and lines longer than the line scanner's 256 kB read buffer (it moves
+-- such a line to a larger buffer of its own) between short ones
+INSERT INTO val VALUES (1001, 13, 0, repeat('"/x', 100000)),
+                       (1002, 14, 0, 'short'),
+                       (1003, 15, 0, repeat('ab', 200000) || '"');
 -- the stats string as a writer escapes it: quotes and backslashes always,
 -- and (every other file) slashes too
 CREATE FUNCTION pg_temp.esc(s text, slash bool) RETURNS text LANGUAGE sql AS $$
@@ -40,7 +45,8 @@ SELECT i, format('{"add":{"path":"f%s.parquet","partitionValues":{},"size":1,"mo
                                        to_json(raw), to_json(raw || 'z')), i % 2 = 0)) AS l
   FROM val;
 -- every line is valid JSON whose stats string is a JSON object
-SELECT count(*) AS lines, count(*) FILTER (WHERE jsonb_typeof((l::jsonb -> 'add' ->> 'stats')::jsonb) = 'object') AS objects
+SELECT count(*) AS lines, count(*) FILTER (WHERE jsonb_typeof((l::jsonb -> 'add' ->> 'stats')::jsonb) = 'object') AS objects,
+       count(*) FILTER (WHERE length(l) > 256 * 1024) AS over_256kb
   FROM line;
 CREATE TEMP TABLE commit_lines AS
 SELECT -1 AS o, '{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}' AS l
