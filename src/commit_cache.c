@@ -413,13 +413,7 @@ skip_file_action_line(void *arg, const char *line, Size len)
 			break;
 		}
 	}
-	if (!matched)
-		return false;
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != ':')
-		return false;
-	p++;
-	if (!fl_skip_value(&p, end, 1))
+	if (!matched || !fl_colon(&p, end) || !fl_skip_value(&p, end, 1))
 		return false;
 	p = fl_skip_ws(p, end);
 	if (p >= end || *p != '}')
@@ -604,11 +598,8 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 	p = fl_skip_ws(p, end);
 	if (end - p < 7 || memcmp(p, "{\"add\"", 6) != 0)
 		return false;
-	p = fl_skip_ws(p + 6, end);
-	if (p >= end || *p != ':')
-		return false;
-	p = fl_skip_ws(p + 1, end);
-	if (p >= end || *p != '{')
+	p += 6;
+	if (!fl_colon(&p, end) || *p != '{')
 		return false;
 	p = fl_skip_ws(p + 1, end);
 	memset(fa, 0, sizeof(*fa));
@@ -643,13 +634,10 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 						return false;
 					p = fl_skip_ws(p, end);
 					if (p >= end || *p != '"' ||
-						!fl_plain_string(&p, end, &pvk[npv], &pvkl[npv]))
+						!fl_plain_string(&p, end, &pvk[npv], &pvkl[npv]) ||
+						!fl_colon(&p, end))
 						return false;
-					p = fl_skip_ws(p, end);
-					if (p >= end || *p != ':')
-						return false;
-					p = fl_skip_ws(p + 1, end);
-					if (p < end && *p == '"')
+					if (*p == '"')
 					{
 						if (!fl_plain_string(&p, end, &pvv[npv], &pvvl[npv]))
 							return false;

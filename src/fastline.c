@@ -231,12 +231,9 @@ fl_skip_value(const char **pp, const char *end, int depth)
 					if (object)
 					{
 						p = fl_skip_ws(p, end);
-						if (p >= end || *p != '"' || !fl_skip_string(&p, end))
+						if (p >= end || *p != '"' || !fl_skip_string(&p, end) ||
+							!fl_colon(&p, end))
 							return false;
-						p = fl_skip_ws(p, end);
-						if (p >= end || *p != ':')
-							return false;
-						p++;
 					}
 					if (!fl_skip_value(&p, end, depth + 1))
 						return false;
@@ -469,13 +466,8 @@ skip_flat(const char **pp, const char *end, bool scalars)
 		/* plain strings (the usual tags) first, any string of the subset */
 		p = fl_skip_ws(p, end);
 		if (p >= end || *p != '"' ||
-			(!fl_plain_string(&p, end, &s, &len) && !fl_skip_string(&p, end)))
-			return false;
-		p = fl_skip_ws(p, end);
-		if (p >= end || *p != ':')
-			return false;
-		p = fl_skip_ws(p + 1, end);
-		if (p >= end)
+			(!fl_plain_string(&p, end, &s, &len) && !fl_skip_string(&p, end)) ||
+			!fl_colon(&p, end))
 			return false;
 		if (scalars && *p != '"')
 		{
@@ -721,11 +713,7 @@ fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
 	else
 		return false;
 	add = !k->remove;
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != ':')
-		return false;
-	p = fl_skip_ws(p + 1, end);
-	if (!fl_obj_open(&p, end, &empty) || empty)
+	if (!fl_colon(&p, end) || !fl_obj_open(&p, end, &empty) || empty)
 		return false;			/* no fields: let decode_file complain */
 	for (;;)
 	{

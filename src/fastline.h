@@ -170,6 +170,25 @@ fl_plain_string(const char **pp, const char *end, const char **s, int *len)
 }
 
 /*
+ * fl_colon: at *pp (white space allowed) the ':' after an object member's
+ * key, then the white space before its value: *pp moves to the value's
+ * first byte.  False when there is no ':' or nothing follows it.
+ */
+static pg_attribute_always_inline bool
+fl_colon(const char **pp, const char *end)
+{
+	const char *p = fl_skip_ws(*pp, end);
+
+	if (p >= end || *p != ':')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (p >= end)
+		return false;
+	*pp = p;
+	return true;
+}
+
+/*
  * fl_member_key: at *pp (white space allowed) an object member's key, a
  * string without escapes, then ':' and the white space before the value:
  * *key / *kl get the key's bytes (pointing into the input), *pp the
@@ -180,13 +199,8 @@ fl_member_key(const char **pp, const char *end, const char **key, int *kl)
 {
 	const char *p = fl_skip_ws(*pp, end);
 
-	if (p >= end || *p != '"' || !fl_plain_string(&p, end, key, kl))
-		return false;
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != ':')
-		return false;
-	p = fl_skip_ws(p + 1, end);
-	if (p >= end)
+	if (p >= end || *p != '"' || !fl_plain_string(&p, end, key, kl) ||
+		!fl_colon(&p, end))
 		return false;
 	*pp = p;
 	return true;

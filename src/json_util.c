@@ -1340,6 +1340,22 @@ fj_spill(FjParser *ps, void **spill, uint32 *cap, uint32 n, const void *item,
 	return true;
 }
 
+/*
+ * After an array element or object member: ',' (*more) or the closing
+ * byte (!*more), consumed with the white space before it; false for
+ * anything else.
+ */
+static inline bool
+fj_after_item(FjParser *ps, char close, bool *more)
+{
+	fj_skip_ws(ps);
+	if (ps->p >= ps->end || (*ps->p != ',' && *ps->p != close))
+		return false;
+	*more = (*ps->p == ',');
+	ps->p++;
+	return true;
+}
+
 /* Parse an array at its '['. */
 static bool
 fj_array(FjParser *ps, DjValue *out, int depth)
@@ -1348,6 +1364,7 @@ fj_array(FjParser *ps, DjValue *out, int depth)
 	void	   *spill = NULL;
 	uint32		cap = 0;
 	uint32		n = 0;
+	bool		more;
 
 	ps->p++;
 	fj_skip_ws(ps);
@@ -1355,7 +1372,7 @@ fj_array(FjParser *ps, DjValue *out, int depth)
 		ps->p++;
 	else
 	{
-		for (;;)
+		do
 		{
 			DjValue		v;
 
@@ -1366,19 +1383,9 @@ fj_array(FjParser *ps, DjValue *out, int depth)
 			else if (!fj_spill(ps, &spill, &cap, n, &v, sizeof(DjValue)))
 				return false;
 			n++;
-			fj_skip_ws(ps);
-			if (ps->p >= ps->end)
+			if (!fj_after_item(ps, ']', &more))
 				return false;
-			if (*ps->p == ',')
-			{
-				ps->p++;
-				continue;
-			}
-			if (*ps->p != ']')
-				return false;
-			ps->p++;
-			break;
-		}
+		} while (more);
 	}
 	out->type = DJ_ARRAY;
 	out->len = n;
@@ -1394,6 +1401,7 @@ fj_object(FjParser *ps, DjValue *out, int depth)
 	void	   *spill = NULL;
 	uint32		cap = 0;
 	uint32		n = 0;
+	bool		more;
 
 	ps->p++;
 	fj_skip_ws(ps);
@@ -1401,7 +1409,7 @@ fj_object(FjParser *ps, DjValue *out, int depth)
 		ps->p++;
 	else
 	{
-		for (;;)
+		do
 		{
 			DjMember	m;
 
@@ -1421,19 +1429,9 @@ fj_object(FjParser *ps, DjValue *out, int depth)
 			else if (!fj_spill(ps, &spill, &cap, n, &m, sizeof(DjMember)))
 				return false;
 			n++;
-			fj_skip_ws(ps);
-			if (ps->p >= ps->end)
+			if (!fj_after_item(ps, '}', &more))
 				return false;
-			if (*ps->p == ',')
-			{
-				ps->p++;
-				continue;
-			}
-			if (*ps->p != '}')
-				return false;
-			ps->p++;
-			break;
-		}
+		} while (more);
 	}
 	out->type = DJ_OBJECT;
 	out->len = n;
