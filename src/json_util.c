@@ -1138,13 +1138,11 @@ typedef struct FjParser
 
 static bool fj_value(FjParser *ps, DjValue *out, int depth);
 
-/* Skip JSON white space (as djson's skip_ws). */
+/* Skip JSON white space. */
 static inline void
 fj_skip_ws(FjParser *ps)
 {
-	while (ps->p < ps->end &&
-		   (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
-		ps->p++;
+	ps->p = dj_skip_ws(ps->p, ps->end);
 }
 
 /* Longest string fj_string takes (longer ones: dj_parse). */
@@ -1272,7 +1270,7 @@ fj_number(FjParser *ps, DjValue *out)
 											  (const char *) ps->end);
 	if (q == NULL)
 		return false;
-	if ((size_t) (q - s) > 4096)
+	if ((size_t) (q - s) > DJ_MAX_NUMBER_LEN)
 		return false;
 	text = dc_arena_reserve(ps->arena, Max((size_t) (q - s) + 1, 16));
 	if (text == NULL)

@@ -46,9 +46,7 @@ fail(DjParser *ps, const char *msg)
 static void
 skip_ws(DjParser *ps)
 {
-	while (ps->p < ps->end &&
-		   (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
-		ps->p++;
+	ps->p = dj_skip_ws(ps->p, ps->end);
 }
 
 static int
@@ -316,7 +314,7 @@ parse_number(DjParser *ps, DjValue *out)
 		while (q < ps->end && *q >= '0' && *q <= '9')
 			q++;
 	}
-	if ((size_t) (q - s) > 4096)
+	if ((size_t) (q - s) > DJ_MAX_NUMBER_LEN)
 		return fail(ps, "number too long");
 	text = fmt_alloc(ps->alloc, (size_t) (q - s) + 1);
 	if (text == NULL)

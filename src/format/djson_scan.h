@@ -43,18 +43,6 @@ dj_has_byte(uint64_t x, unsigned char c)
 }
 
 /*
- * Nonzero when some byte of x is not printable ASCII other than '"' and
- * '\\' (not a byte a string can hold as it is).
- */
-static inline uint64_t
-dj_special_mask(uint64_t x)
-{
-	uint64_t	less = (x - DJ_ONES * 0x20) & ~x;	/* some byte < 0x20 */
-
-	return (less | x | dj_has_byte(x, '"') | dj_has_byte(x, '\\')) & DJ_HIGHS;
-}
-
-/*
  * Nonzero when some byte of x is one a JSON string must escape: a control
  * byte (< 0x20), '"' or '\\' (bytes >= 0x80 are not flagged).
  */
@@ -65,6 +53,29 @@ dj_escape_mask(uint64_t x)
 
 	return (less | dj_has_byte(x, '"') | dj_has_byte(x, '\\')) & DJ_HIGHS;
 }
+
+/*
+ * Nonzero when some byte of x is not printable ASCII other than '"' and
+ * '\\' (not a byte a string can hold as it is): dj_escape_mask's bytes
+ * and those from 0x80 on.
+ */
+static inline uint64_t
+dj_special_mask(uint64_t x)
+{
+	return dj_escape_mask(x) | (x & DJ_HIGHS);
+}
+
+/* The first byte from p on (before end) that is not JSON white space. */
+static inline const unsigned char *
+dj_skip_ws(const unsigned char *p, const unsigned char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Longest number token the parsers take (a longer one is refused). */
+#define DJ_MAX_NUMBER_LEN 4096
 
 /*
  * Index (0..7) of the first byte in memory order flagged by a nonzero mask

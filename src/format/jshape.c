@@ -98,17 +98,9 @@ js_plain_run(const char *p, const char *end)
  * to a few dozen, where a call to memcpy / memcmp costs more than the
  * work.  Words are read and written with memcpy of a constant size (one
  * instruction each) and never outside [p, p + n): a tail shorter than a
- * word is handled by a word that overlaps the previous one.
+ * word is handled by a word that overlaps the previous one (eight bytes:
+ * djson_scan.h's dj_load8).
  */
-static inline uint64_t
-js_load8(const char *p)
-{
-	uint64_t	v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static inline uint32_t
 js_load4(const char *p)
 {
@@ -127,9 +119,11 @@ js_same(const char *a, const char *b, size_t n)
 	if (n >= 8)
 	{
 		for (i = 0; i + 8 <= n; i += 8)
-			if (js_load8(a + i) != js_load8(b + i))
+			if (dj_load8((const unsigned char *) a + i) !=
+				dj_load8((const unsigned char *) b + i))
 				return false;
-		return i == n || js_load8(a + n - 8) == js_load8(b + n - 8);
+		return i == n || dj_load8((const unsigned char *) a + n - 8) ==
+			dj_load8((const unsigned char *) b + n - 8);
 	}
 	if (n >= 4)
 		return js_load4(a) == js_load4(b) &&
