@@ -2088,9 +2088,26 @@ plan_build(StatsLayout *lay)
 }
 
 /*
- * layout_build: remember the layout of text (valid JSON): its shape, its
- * tree, which leaf each slot fills, and its jsonb plan.  No layout when
- * the text does not fit one (see jshape.h) or anything disagrees.
+ * An empty layout (nothing valid), allocated in its own context under
+ * parent: deleting lay->cxt frees all of it.
+ */
+static StatsLayout *
+layout_new(MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent,
+											  "deltacc statistics layout",
+											  ALLOCSET_SMALL_SIZES);
+	StatsLayout *lay = MemoryContextAllocZero(cxt, sizeof(StatsLayout));
+
+	lay->cxt = cxt;
+	return lay;
+}
+
+/*
+ * layout_build: make lay (new from layout_new) the layout of text (valid
+ * JSON): its shape, its tree, which leaf each slot fills, and its jsonb
+ * plan, all in lay->cxt.  lay stays invalid when the text does not fit a
+ * layout (see jshape.h) or anything disagrees.
  */
 static void
 layout_build(StatsLayout *lay, const char *text, size_t len)
@@ -2102,10 +2119,7 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 	int			i;
 	MemoryContext old;
 
-	lay->valid = false;
-	lay->has_plan = false;
-	lay->peek_keys = NULL;
-	MemoryContextReset(lay->cxt);
+	Assert(!lay->valid);
 	alloc = dc_fmt_allocator(lay->cxt);
 	if (!js_build(&lay->shape, text, len, JS_PLAIN, &alloc) ||
 		!dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &lay->root, &err))
@@ -2308,25 +2322,35 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 	size_t		consumed;
 
 	if (dc_stats_layout == NULL)
-	{
-		lay = MemoryContextAllocZero(TopMemoryContext, sizeof(StatsLayout));
-		lay->cxt = AllocSetContextCreate(TopMemoryContext,
-										 "deltacc statistics layout",
-										 ALLOCSET_SMALL_SIZES);
-		dc_stats_layout = lay;
-	}
+		dc_stats_layout = layout_new(TopMemoryContext);
 	lay = dc_stats_layout;
 	if (!lay->valid ||
 		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
 				  NULL) || consumed != len)
 	{
-		/* another layout: parsed, and remembered in its turn */
+		/*
+		 * Another layout: parsed, and remembered in its turn, but only when
+		 * it can be (a text no shape takes leaves the current layout be).
+		 */
 		result = dc_json_text_to_jsonb_ext(text, len, peek, arg);
 		lay->misses++;
 		if (result != NULL &&
 			(lay->misses <= STATS_LAYOUT_EAGER_MISSES ||
 			 lay->misses % STATS_LAYOUT_RETRY_EVERY == 0))
-			layout_build(lay, text, len);
+		{
+			/* (built under the current one, which an ERROR leaves it to) */
+			StatsLayout *fresh = layout_new(lay->cxt);
+
+			layout_build(fresh, text, len);
+			if (fresh->valid)
+			{
+				fresh->misses = lay->misses;
+				MemoryContextSetParent(fresh->cxt, TopMemoryContext);
+				dc_stats_layout = fresh;
+				fresh = lay;
+			}
+			MemoryContextDelete(fresh->cxt);
+		}
 		return result;
 	}
 	lay->misses = 0;
