@@ -7,8 +7,9 @@
 -- equal the stats string of its line as jsonb parses it.  Escapes fall on
 -- every offset of a sixteen-byte block, next to each other, at the end of
 -- a block (escaping the next block's first byte), and mixed with the
--- other escapes (\\ and \n decoded one by one, \u left to the general
--- path).
+-- line's other escapes: \\ (every value's own \", \\ and \n) and \n (a
+-- newline in the statistics text, every third file) decoded one by one,
+-- \u (every fifth file) left to the general path.
 --
 CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -33,20 +34,28 @@ SELECT row_number() OVER (ORDER BY k, n) AS i, k, n,
 INSERT INTO val VALUES (1001, 13, 0, repeat('"/x', 100000)),
                        (1002, 14, 0, 'short'),
                        (1003, 15, 0, repeat('ab', 200000) || '"');
--- the stats string as a writer escapes it: quotes and backslashes always,
--- and (every other file) slashes too
-CREATE FUNCTION pg_temp.esc(s text, slash bool) RETURNS text LANGUAGE sql AS $$
-  SELECT CASE WHEN slash THEN replace(e, '/', '\/') ELSE e END
-    FROM (SELECT replace(replace(replace(replace(s, '\', '\\'), '"', '\"'),
-                                 E'\n', '\n'), 'A\u0041', 'A\u0041') AS e) x $$;
+-- the stats string as a writer escapes it: quotes, backslashes and
+-- newlines always, slashes in every other file, and (uesc) the R of
+-- numRecords as \u0052
+CREATE FUNCTION pg_temp.esc(s text, slash bool, uesc bool) RETURNS text LANGUAGE sql AS $$
+  SELECT CASE WHEN uesc THEN replace(e2, 'numRecords', 'num\u0052ecords') ELSE e2 END
+    FROM (SELECT CASE WHEN slash THEN replace(e, '/', '\/') ELSE e END AS e2
+            FROM (SELECT replace(replace(replace(s, '\', '\\'), '"', '\"'),
+                                 E'\n', '\n') AS e) x) y $$;
 CREATE TEMP TABLE line AS
 SELECT i, format('{"add":{"path":"f%s.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true,"stats":"%s"}}',
-                 i, pg_temp.esc(format('{"numRecords":1,"minValues":{"s":%s},"maxValues":{"s":%s},"nullCount":{"s":0}}',
-                                       to_json(raw), to_json(raw || 'z')), i % 2 = 0)) AS l
+                 i, pg_temp.esc(format('{"numRecords":1,%s"minValues":{"s":%s},"maxValues":{"s":%s},"nullCount":{"s":0}}',
+                                       CASE WHEN i % 3 = 0 THEN E'\n' ELSE '' END,
+                                       to_json(raw), to_json(raw || 'z')),
+                                i % 2 = 0, i % 5 = 0)) AS l
   FROM val;
--- every line is valid JSON whose stats string is a JSON object
+-- every line is valid JSON whose stats string is a JSON object; the line
+-- level escapes each kind of line holds
 SELECT count(*) AS lines, count(*) FILTER (WHERE jsonb_typeof((l::jsonb -> 'add' ->> 'stats')::jsonb) = 'object') AS objects,
-       count(*) FILTER (WHERE length(l) > 256 * 1024) AS over_256kb
+       count(*) FILTER (WHERE length(l) > 256 * 1024) AS over_256kb,
+       count(*) FILTER (WHERE strpos(l, '\\') > 0) AS with_backslash,
+       count(*) FILTER (WHERE strpos(l, '\n') > 0 AND strpos(replace(l, '\\', ''), '\n') > 0) AS with_newline,
+       count(*) FILTER (WHERE strpos(l, '\u0052') > 0) AS with_u
   FROM line;
 CREATE TEMP TABLE commit_lines AS
 SELECT -1 AS o, '{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}' AS l
