@@ -1256,7 +1256,9 @@ struct CommitStatsLoader
 	File		file;			/* the commit file (a virtual fd, which no
 								 * (sub)transaction abort closes behind the
 								 * callback's back), -1 until needed */
-	MemoryContext scratch;		/* one text's line and parse tree */
+	MemoryContext scratch;		/* one text's line and parse tree; made on
+								 * the first read, NULL until then and after
+								 * the close */
 	int			loaded;			/* texts read again so far */
 	MemoryContextCallback close_cb;
 };
@@ -1273,7 +1275,8 @@ loader_close_cb(void *arg)
 }
 
 /*
- * commit_cache_stats_loader: see commit_cache.h.
+ * commit_cache_stats_loader: see commit_cache.h.  Nothing but the loader
+ * itself is allocated until a text is read: most winners never read one.
  */
 CommitStatsLoader *
 commit_cache_stats_loader(CommitCacheRef *ref)
@@ -1285,9 +1288,6 @@ commit_cache_stats_loader(CommitCacheRef *ref)
 	ld = palloc0(sizeof(CommitStatsLoader));
 	ld->ref = ref;
 	ld->file = -1;
-	ld->scratch = AllocSetContextCreate(CurrentMemoryContext,
-										"deltacc stats text",
-										ALLOCSET_DEFAULT_SIZES);
 	ld->close_cb.func = loader_close_cb;
 	ld->close_cb.arg = ld;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &ld->close_cb);
@@ -1350,6 +1350,10 @@ commit_cache_stats_text(void *loader, int i)
 		if (!same_identity(&src->id, &now))
 			loader_changed(src);
 	}
+	if (ld->scratch == NULL)
+		ld->scratch = AllocSetContextCreate(GetMemoryChunkContext(ld),
+											"deltacc stats text",
+											ALLOCSET_DEFAULT_SIZES);
 	MemoryContextReset(ld->scratch);
 	old = MemoryContextSwitchTo(ld->scratch);
 	line = palloc(src->len[i]);
@@ -1387,6 +1391,9 @@ commit_cache_stats_loader_close(CommitStatsLoader *ld)
 	if (ld == NULL)
 		return 0;
 	loader_close_cb(ld);
+	if (ld->scratch != NULL)
+		MemoryContextDelete(ld->scratch);
+	ld->scratch = NULL;
 	return ld->loaded;
 }
 

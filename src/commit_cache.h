@@ -122,8 +122,9 @@ extern CommitStatsLoader *commit_cache_stats_loader(CommitCacheRef *ref);
 extern const char *commit_cache_stats_text(void *loader, int i);
 
 /*
- * Close the loader's file now (it may still load: the file is opened
- * again); returns how many texts it read again (NULL loader: 0).
+ * Close the loader's file and free its scratch memory now (it may still
+ * load: both are made again); returns how many texts it read again (NULL
+ * loader: 0).
  */
 extern int	commit_cache_stats_loader_close(CommitStatsLoader *ld);
 
