@@ -861,8 +861,8 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 					break;
 				}
 	}
-	else if (next_survivor(survives, 0, nadd) < nadd)
-		pick = next_survivor(survives, 0, nadd);
+	else if ((i = next_survivor(survives, 0, nadd)) < nadd)
+		pick = i;
 
 	/*
 	 * The files to report, in the winner's order: every candidate, or only
@@ -1194,9 +1194,9 @@ sort_check_rows(ConflictResult *result, int from)
 
 /*
  * conflict_check_winner: run every check of reference §2.4 for one winner.
- * The winner's files are walked once here: its AddFiles are collected for
- * check_append, and the two RemoveFile checks run only when it removes
- * something (without a RemoveFile they decide nothing).
+ * Its AddFiles come from its index (no file is visited for them), and the
+ * two RemoveFile checks run only when it removes something (without a
+ * RemoveFile they decide nothing).
  */
 void
 conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
@@ -1208,55 +1208,36 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 {
 	const char *op = winner_operation(winner);
 	const DeltaFileAction **adds;
-	int			nadd = 0;
-	bool		removes = false;
+	int			nadd = winner->n_adds;
 	int			i;
 
-	adds = palloc(sizeof(DeltaFileAction *) * Max(winner->n_files, 1));
-	if (winner->add_index != NULL)
-	{
-		/* indexed once by the commit cache: no file is touched here */
-		for (i = 0; i < winner->n_adds; i++)
-			adds[i] = &winner->files[winner->add_index[i]];
-		nadd = winner->n_adds;
-		removes = winner->n_removes > 0;
+	/* indexed once by the commit cache: no file is touched here */
+	Assert(winner->add_index != NULL);
+	adds = palloc(sizeof(DeltaFileAction *) * Max(nadd, 1));
+	for (i = 0; i < nadd; i++)
+		adds[i] = &winner->files[winner->add_index[i]];
 #ifdef USE_ASSERT_CHECKING
-		{
-			int			na = 0;
-			int			nr = 0;
-
-			for (i = 0; i < winner->n_files; i++)
-			{
-				if (winner->files[i].kind == DELTA_FILE_ADD)
-					Assert(na < nadd && adds[na++] == &winner->files[i]);
-				else if (winner->files[i].kind == DELTA_FILE_REMOVE)
-					nr++;
-			}
-			Assert(na == nadd && nr == winner->n_removes);
-		}
-#endif
-	}
-	else
 	{
+		int			na = 0;
+		int			nr = 0;
+
 		for (i = 0; i < winner->n_files; i++)
 		{
-			const DeltaFileAction *f = &winner->files[i];
-
-			if ((i & 1023) == 0)
-				CHECK_FOR_INTERRUPTS();
-			if (f->kind == DELTA_FILE_ADD)
-				adds[nadd++] = f;
-			else if (f->kind == DELTA_FILE_REMOVE)
-				removes = true;
+			if (winner->files[i].kind == DELTA_FILE_ADD)
+				Assert(na < nadd && adds[na++] == &winner->files[i]);
+			else if (winner->files[i].kind == DELTA_FILE_REMOVE)
+				nr++;
 		}
+		Assert(na == nadd && nr == winner->n_removes);
 	}
+#endif
 
 	check_protocol(winner, loser, cur_protocol, op, result);
 	check_metadata(winner, loser, cur_metadata, *cur_protocol, op, result);
 	check_domains(winner, loser, op, result);
 	check_txns(winner, loser, op, result);
 	check_append(table, loser, reads, mode, winner, adds, nadd, op, result);
-	if (removes)
+	if (winner->n_removes > 0)
 	{
 		check_delete_read(table, loser, reads, mode, winner, op, result);
 		check_delete_delete(table, loser, winner, op, result);

@@ -185,7 +185,9 @@ typedef struct ConflictResult
 } ConflictResult;
 
 /*
- * Check one winner against the loser, appending decisions to *result.
+ * Check one winner against the loser, appending decisions to *result.  The
+ * winner must be indexed (DeltaCommitIndexFiles; the commit cache indexes
+ * every commit it reads with its files).
  * The loser's current metadata/protocol (*cur_metadata, *cur_protocol)
  * are updated when the winner's change is accepted (Delta's adoption).
  * Everything is palloc'd in the current memory context.

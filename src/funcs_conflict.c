@@ -194,9 +194,9 @@ rb_is_winner_adds(const ReadBinding *rb, int n, const DeltaFileAction **files)
 	{
 		int			i;
 
+		/* conflict_check_winner passes exactly these */
 		for (i = 0; i < n; i++)
-			if (files[i] != &w->files[w->add_index[i]])
-				return false;
+			Assert(files[i] == &w->files[w->add_index[i]]);
 	}
 #endif
 	return n == 0 || (files[0] == &w->files[w->add_index[0]] &&
@@ -726,8 +726,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		DeltaCommit *winner;
 
 		CHECK_FOR_INTERRUPTS();
-		if (ps != NULL)
-			delta_stats_prescan_reset(ps);
+		/* (ps is reset: new, or after the previous winner's answers) */
 		ref = commit_cache_get_prescan(scope, log, v, ps);
 		winner = ref->commit;
 		rb.hdr = NULL;

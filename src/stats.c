@@ -614,6 +614,9 @@ decode_leaf_values(const DeltaField *f, const DjValue *minval,
  */
 #define SCAN_MAX_DEPTH 32
 #define SCAN_MAX_NUMBER 64
+/* a shape's slot answers as the scanner would only with the same limit */
+StaticAssertDecl(SCAN_MAX_NUMBER == JS_MAX_NUMBER,
+				 "the stats scanner and jshape must take the same numbers");
 
 /* One scanned value: its type and token (strings without the quotes). */
 typedef struct ScanSpan
