@@ -182,9 +182,11 @@ pq_value_ok(const PqValue *v, bool raise)
 		case PQV_TIMESTAMP:
 			return true;
 		case PQV_STRING:
+			if (pq_string_ok(v))
+				return true;
 			if (raise)
-				check_pq_string(v);
-			return pq_string_ok(v);
+				check_pq_string(v); /* raises */
+			return false;
 		case PQV_STRUCT:
 		case PQV_LIST:
 			/* items of the unchecked kinds (nulls too) are skipped inline */
@@ -1616,16 +1618,6 @@ try_read_checkpoint(DeltaLog *log, int first, int n, bool keys_only,
  * fallback either.
  */
 DeltaCommit *
-DeltaCheckpointRead(DeltaLog *log, int64 max_version)
-{
-	return DeltaCheckpointReadExt(log, max_version, false);
-}
-
-/*
- * See checkpoint.h: DeltaCheckpointRead, optionally with the files' keys
- * only.
- */
-DeltaCommit *
 DeltaCheckpointReadExt(DeltaLog *log, int64 max_version, bool keys_only)
 {
 	int			i = log->n_checkpoints - 1;
@@ -1670,12 +1662,4 @@ DeltaCommit *
 DeltaCheckpointReadFull(DeltaLog *log, const DeltaCommit *state)
 {
 	return read_checkpoint(log, state->ckpt_first, state->ckpt_n, false);
-}
-
-/* See checkpoint.h. */
-void
-checkpoint_init(void)
-{
-	delta_checkpoint_read_hook = DeltaCheckpointRead;
-	delta_checkpoint_read_ext_hook = DeltaCheckpointReadExt;
 }

@@ -3,7 +3,7 @@
  * checkpoint.h
  *	  Reading Delta checkpoints (classic and multi-part Parquet, v2 with
  *	  JSON or Parquet top-level files and JSON/Parquet sidecars) into one
- *	  DeltaCommit, through snapshot.h's delta_checkpoint_read_hook.
+ *	  DeltaCommit, for snapshot.c's DeltaLogStartingStateExt.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -18,19 +18,15 @@
 #include "actions.h"
 #include "log_reader.h"
 
-/* Install delta_checkpoint_read_hook (called from _PG_init). */
-extern void checkpoint_init(void);
-
 /*
  * The state of the newest complete checkpoint with version <= max_version
- * (see DeltaCheckpointReadHook), or NULL when the listing has none.  The
- * result is allocated in CurrentMemoryContext.  Corrupt checkpoint content
- * raises ERRCODE_DATA_CORRUPTED with a context naming the file.
- */
-extern DeltaCommit *DeltaCheckpointRead(DeltaLog *log, int64 max_version);
-
-/*
- * Same, but when keys_only and the checkpoint is classic or multi-part
+ * as one DeltaCommit (from_checkpoint = true, version = the checkpoint's;
+ * files = its live adds, plus metadata, protocol, txns, domains), or NULL
+ * when the listing has none.  The result is allocated in
+ * CurrentMemoryContext.  Corrupt checkpoint content raises
+ * ERRCODE_DATA_CORRUPTED with a context naming the file.
+ *
+ * When keys_only and the checkpoint is classic or multi-part
  * Parquet, its files are decoded in DELTA_DECODE_KEYS mode (no stats, no
  * tags: a lazy snapshot of a million-file checkpoint then fits in little
  * memory) and the result has ckpt_keys_only set; read the files in full
@@ -54,8 +50,9 @@ extern DeltaCommit *DeltaCheckpointReadFull(DeltaLog *log,
  * CurrentMemoryContext; increasing ordinals are read in one pass, a smaller
  * one restarts from the first part.  ERRORs as reading the checkpoint
  * (ERRCODE_DATA_CORRUPTED when it no longer has that file), with the
- * context naming the file and row.  Close releases the open file (also
- * released at transaction end); the cursor may be used again after it.
+ * context naming the file and row.  Close releases the open file (a
+ * virtual file, also closed when the cursor's memory context is reset or
+ * deleted); the cursor may be used again after it.
  */
 typedef struct DeltaCkptCursor DeltaCkptCursor;
 

@@ -17,7 +17,6 @@
 #include "utils/guc.h"
 #include "utils/resowner.h"
 
-#include "checkpoint.h"
 #include "commit_cache.h"
 #include "compat.h"
 #include "deletion_vector.h"
@@ -42,7 +41,6 @@ _PG_init(void)
 	commit_cache_init();
 	deletion_vector_init();
 	rowlevel_init();
-	checkpoint_init();
 	MarkGUCPrefixReserved("deltacc");
 }
 

@@ -35,9 +35,6 @@
 #include "log_reader.h"
 #include "snapshot.h"
 
-DeltaCheckpointReadHook delta_checkpoint_read_hook = NULL;
-DeltaCheckpointReadExtHook delta_checkpoint_read_ext_hook = NULL;
-
 /*
  * A live file during replay: its key, size and where its add is.  fa is set
  * when the add is already decoded in memory (checkpoint state); otherwise
@@ -222,17 +219,14 @@ DeltaCommit *
 DeltaLogStartingStateExt(DeltaLog *log, int64 from_version, int64 to_version,
 						 int64 *first_json, bool keys_only)
 {
-	DeltaCommit *state = NULL;
+	DeltaCommit *state;
 
 	if (log->first_version >= 0 && from_version >= log->first_version)
 	{
 		*first_json = from_version;
 		return NULL;
 	}
-	if (keys_only && delta_checkpoint_read_ext_hook != NULL)
-		state = delta_checkpoint_read_ext_hook(log, to_version, true);
-	else if (delta_checkpoint_read_hook != NULL)
-		state = delta_checkpoint_read_hook(log, to_version);
+	state = DeltaCheckpointReadExt(log, to_version, keys_only);
 	if (state != NULL && state->version <= to_version &&
 		(state->version + 1 >= log->first_version ||
 		 state->version == to_version))
@@ -248,8 +242,6 @@ DeltaLogStartingStateExt(DeltaLog *log, int64 from_version, int64 to_version,
 			errdetail("The JSON commits before version " INT64_FORMAT
 					  " have been removed from the log.", log->first_version) :
 			errdetail("The log holds no JSON commit files."),
-			delta_checkpoint_read_hook == NULL ?
-			errhint("This build of deltacc cannot read checkpoints yet.") :
 			errhint("No usable checkpoint at or before version " INT64_FORMAT " was found.",
 					to_version));
 	return NULL;				/* keep compiler quiet */
@@ -382,9 +374,10 @@ replay_file(ReplayState *rs, DeltaFileAction *fa, bool in_memory,
 }
 
 /*
- * DeltaLogScanActionFile callback of replay: decode the line (which
- * validates it); file actions go to the live set, everything else but
- * commitInfo is decoded again into the long-lived builder.
+ * DeltaLogScanActionFileTry callback of replay for the lines
+ * replay_fast_line declines: decode the line (which validates it); file
+ * actions go to the live set, everything else but commitInfo is decoded
+ * again into the long-lived builder.
  */
 static void
 replay_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
@@ -622,6 +615,15 @@ lazy_key_matches(const DeltaFileAction *fa, const LiveKey *k)
 	if (fa->dv == NULL || k->dv_uid == NULL)
 		return fa->dv == NULL && k->dv_uid == NULL;
 	return strcmp(fa->dv->unique_id, k->dv_uid) == 0;
+}
+
+/* ERROR: a commit file read again is not the one replayed. */
+static void
+lazy_log_changed(const char *name)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta log file \"%s\" changed while it was being read", name));
 }
 
 /* ERROR: the checkpoint read again is not the one replayed. */
@@ -964,10 +966,7 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	got = DeltaFileReadAtMost(f->file, w->buf, want, (off_t) start,
 							  "Delta log file", w->name);
 	if (start + (int64) got < end)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta log file \"%s\" changed while it was being read",
-					   w->name));
+		lazy_log_changed(w->name);
 	w->start = start;
 	w->len = got;
 	w->last_end = end;
@@ -1012,11 +1011,9 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 		if (commit_cache_decode_add_line(&b, line, k->len, fa))
 		{
 			DeltaErrorContextPop(&errpos);
-			if (lazy_key_matches(fa, k))
-				return fa;
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("Delta log file \"%s\" changed while it was being read", name));
+			if (!lazy_key_matches(fa, k))
+				lazy_log_changed(name);
+			return fa;
 		}
 		pfree(fa);
 	}
@@ -1030,9 +1027,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 		if (fa->kind == DELTA_FILE_ADD && lazy_key_matches(fa, k))
 			return fa;
 	}
-	ereport(ERROR,
-			errcode(ERRCODE_DATA_CORRUPTED),
-			errmsg("Delta log file \"%s\" changed while it was being read", name));
+	lazy_log_changed(name);
 	return NULL;				/* keep compiler quiet */
 }
 
@@ -1114,7 +1109,7 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	return snap;
 }
 
-/* Release a snapshot and everything it owns (closes its open file). */
+/* Release a snapshot and everything it owns (closes its open files). */
 void
 DeltaSnapshotFree(DeltaSnapshot *snap)
 {

@@ -49,28 +49,6 @@ typedef struct DeltaSnapshot
 } DeltaSnapshot;
 
 /*
- * Checkpoint hook (set by the checkpoint module at load time): return the
- * state of the newest usable checkpoint with version <= max_version as one
- * DeltaCommit (from_checkpoint = true, version = checkpoint version; files =
- * its live adds, plus metadata, protocol, txns, domains), allocated in
- * CurrentMemoryContext; or NULL when there is none.  It may ERROR on a
- * corrupt checkpoint.
- */
-typedef DeltaCommit *(*DeltaCheckpointReadHook) (DeltaLog *log,
-												 int64 max_version);
-extern DeltaCheckpointReadHook delta_checkpoint_read_hook;
-
-/*
- * Same, with keys_only: the checkpoint module may then decode the files
- * with keys only (DeltaCommit.ckpt_keys_only; see checkpoint.h).  Used by
- * lazy snapshots.
- */
-typedef DeltaCommit *(*DeltaCheckpointReadExtHook) (DeltaLog *log,
-													int64 max_version,
-													bool keys_only);
-extern DeltaCheckpointReadExtHook delta_checkpoint_read_ext_hook;
-
-/*
  * Build the snapshot at 'version' (-1 = latest).  The result lives in a new
  * memory context, a child of CurrentMemoryContext (free it with
  * DeltaSnapshotFree or with its parent).  ERRORs: version out of range
@@ -123,7 +101,7 @@ extern void DeltaProtocolCheckReadable(const DeltaProtocol *protocol);
 /*
  * Where reading versions from_version..to_version has to start.  When every
  * JSON commit from from_version on is present, returns NULL and sets
- * *first_json = from_version.  Otherwise asks delta_checkpoint_read_hook for
+ * *first_json = from_version.  Otherwise asks DeltaCheckpointReadExt for
  * the newest checkpoint c <= to_version with c >= log->first_version - 1
  * (so the JSON commits c+1.. are all present), returns its state and sets
  * *first_json = c + 1; with no such checkpoint raises
