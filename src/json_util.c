@@ -411,6 +411,8 @@ dj_sort_unique_members(const DjMember **m, uint32 n)
 
 static bool jbw_value(StringInfo buf, const DjValue *v, JEntry *header,
 					  bool strict);
+static bool jbw_scalar(StringInfo buf, const DjValue *v, JEntry *header,
+					   bool strict);
 
 /*
  * numeric.c's short on-disk format (NumericShort), as make_result writes
@@ -694,8 +696,6 @@ jbw_object(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 static bool
 jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 {
-	JsonbValue	jv;
-
 	/* check_stack_depth() in the container writers */
 	if (v->type == DJ_ARRAY)
 		return jbw_array(buf, v->u.items, v->len, false, header, strict);
@@ -703,6 +703,18 @@ jbw_value(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
 		return jbw_object(buf, v, header, strict);
 	if (v->type == DJ_NUMBER && jbw_short_number(buf, v->u.num, v->len, header))
 		return true;
+	return jbw_scalar(buf, v, header, strict);
+}
+
+/*
+ * jbw_value for a scalar, with no short-number attempt (a number
+ * jbw_short_number declined, or any other scalar).
+ */
+static bool
+jbw_scalar(StringInfo buf, const DjValue *v, JEntry *header, bool strict)
+{
+	JsonbValue	jv;
+
 	if (!dj_scalar_to_jsonb(v, &jv, strict))
 		return false;
 	switch (jv.type)
@@ -1628,7 +1640,7 @@ dc_json_text_to_jsonb_ext(const char *text, size_t len,
  * their slots are matched but never written).  A STRING, NUMBER or WORD
  * step writes one scalar of the text (a string slot's bytes as they are,
  * since a slot's string has no escapes; a number with
- * dj_number_short_numeric, or through jbw_value for other forms; true,
+ * dj_number_short_numeric, or through jbw_scalar for other forms; true,
  * false or null, whichever the text has) and fills its JEntry, whose place
  * and kind (length or end offset) the step knows; a CLOSE step fills the
  * container's own JEntry in its parent.  The padding before containers
@@ -1999,7 +2011,10 @@ plan_write(JbPlan *plan, const char *text, size_t textlen,
 				meta = JENTRY_ISNUMERIC;
 				if (vlen == 0)
 				{
-					/* other forms: a NUL-terminated token for jbw_value */
+					/*
+					 * other forms: a NUL-terminated token for jbw_scalar (not
+					 * jbw_value, whose short-number try was just made)
+					 */
 					char		tok[JS_MAX_NUMBER + 1];
 					DjValue		v;
 					JEntry		header;
@@ -2020,7 +2035,7 @@ plan_write(JbPlan *plan, const char *text, size_t textlen,
 						buf.maxlen = room;
 						buf.cursor = 0;
 						old = MemoryContextSwitchTo(dc_scratch_cxt);
-						ok = jbw_value(&buf, &v, &header, false);
+						ok = jbw_scalar(&buf, &v, &header, false);
 						MemoryContextSwitchTo(old);
 						/* room again for all the plan's worst case */
 						if (ok)
