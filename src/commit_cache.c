@@ -31,7 +31,6 @@
 #include "lib/ilist.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
-#include "utils/wait_event.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -1320,7 +1319,7 @@ commit_cache_stats_text(void *loader, int i)
 	DeltaFileAction *fa;
 	MemoryContext old;
 	DeltaErrorPosition errpos;
-	int			got;
+	Size		got;
 	DeltaCommitBuilder b;
 	DjValue		v;
 	char	   *line;
@@ -1337,15 +1336,8 @@ commit_cache_stats_text(void *loader, int i)
 		struct stat st;
 		FileIdentity now;
 
-		ld->file = PathNameOpenFile(src->path, O_RDONLY | PG_BINARY);
-		if (ld->file < 0)
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not open Delta log file \"%s\": %m", src->name));
-		if (fstat(FileGetRawDesc(ld->file), &st) != 0)
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not stat Delta log file \"%s\": %m", src->name));
+		ld->file = DeltaOpenRegularVfd(src->path, "Delta log file", src->name,
+									   &st);
 		identity_of(&st, &now);
 		if (!same_identity(&src->id, &now))
 			loader_changed(src);
@@ -1357,13 +1349,9 @@ commit_cache_stats_text(void *loader, int i)
 	MemoryContextReset(ld->scratch);
 	old = MemoryContextSwitchTo(ld->scratch);
 	line = palloc(src->len[i]);
-	got = FileRead(ld->file, line, src->len[i], (off_t) src->off[i],
-				   WAIT_EVENT_DATA_FILE_READ);
-	if (got < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not read Delta log file \"%s\": %m", src->name));
-	if (got != src->len[i])
+	got = DeltaFileReadAtMost(ld->file, line, src->len[i], (off_t) src->off[i],
+							  "Delta log file", src->name);
+	if (got != (Size) src->len[i])
 		loader_changed(src);
 	DeltaErrorContextPush(&errpos, src->name);
 	errpos.line = src->line_no[i];
