@@ -18,13 +18,13 @@
  */
 #include "postgres.h"
 
+#include "djson_scan.h"
 #include "fastline.h"
 
 bool		fl_plain[256];
-bool		fl_escape[256];
 static bool fl_ready = false;
 
-/* fill fl_plain / fl_escape once (see fastline.h) */
+/* fill fl_plain once (see fastline.h) */
 void
 fl_init(void)
 {
@@ -33,10 +33,7 @@ fl_init(void)
 	if (likely(fl_ready))
 		return;
 	for (k = 0; k < 256; k++)
-	{
 		fl_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
-		fl_escape[k] = (k != 0 && strchr("\"\\/bfnrt", k) != NULL);
-	}
 	fl_ready = true;
 }
 
@@ -61,7 +58,7 @@ escape_len(const unsigned char *q, const unsigned char *e)
 	if (e - q < 2)
 		return 0;
 	c = q[1];
-	if (likely(fl_escape[c]))
+	if (likely(dj_escape_byte[c] != 0))
 		return 2;
 	if (c != 'u' || e - q < 6 || !is_hex(q[2]) || !is_hex(q[3]) ||
 		!is_hex(q[4]) || !is_hex(q[5]))
@@ -268,40 +265,11 @@ fl_skip_value(const char **pp, const char *end, int depth)
 			return true;
 		default:
 			{
-				const char *s = p;
+				const char *q = dj_number_end(p, end);
 
-				if (*p == '-')
-					p++;
-				if (p >= end)
+				if (q == NULL || q - p > DJ_MAX_NUMBER_LEN)
 					return false;
-				if (*p == '0')
-					p++;
-				else if (*p >= '1' && *p <= '9')
-					while (p < end && *p >= '0' && *p <= '9')
-						p++;
-				else
-					return false;
-				if (p < end && *p == '.')
-				{
-					p++;
-					if (p >= end || *p < '0' || *p > '9')
-						return false;
-					while (p < end && *p >= '0' && *p <= '9')
-						p++;
-				}
-				if (p < end && (*p == 'e' || *p == 'E'))
-				{
-					p++;
-					if (p < end && (*p == '+' || *p == '-'))
-						p++;
-					if (p >= end || *p < '0' || *p > '9')
-						return false;
-					while (p < end && *p >= '0' && *p <= '9')
-						p++;
-				}
-				if (p - s > 4096)
-					return false;
-				*pp = p;
+				*pp = q;
 				return true;
 			}
 	}
@@ -403,38 +371,10 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 		}
 		if (*p != '\\' || e - p < 2)
 			return false;		/* control or non-ASCII: let djson judge */
-		c = p[1];
-		if (likely(c == '"'))
-		{
-			/* the usual escape in a stats string */
-			*o++ = '"';
-			p += 2;
-			continue;
-		}
-		switch (c)
-		{
-			case '\\':
-			case '/':
-				*o++ = (char) c;
-				break;
-			case 'b':
-				*o++ = '\b';
-				break;
-			case 'f':
-				*o++ = '\f';
-				break;
-			case 'n':
-				*o++ = '\n';
-				break;
-			case 'r':
-				*o++ = '\r';
-				break;
-			case 't':
-				*o++ = '\t';
-				break;
-			default:
-				return false;	/* \u escapes and invalid ones: djson */
-		}
+		c = dj_escape_byte[p[1]];
+		if (c == 0)
+			return false;		/* \u escapes and invalid ones: djson */
+		*o++ = (char) c;
 		p += 2;
 	}
 }

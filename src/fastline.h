@@ -37,11 +37,11 @@
 
 /*
  * fl_plain[c]: byte c stands for itself in a string of the subset
- * (printable ASCII other than '"' and backslash); fl_escape[c]: c may
- * follow a backslash (other than 'u').  Filled by fl_init.
+ * (printable ASCII other than '"' and backslash).  Filled by fl_init.  (The
+ * bytes that may follow a backslash, 'u' aside, are djson_scan.h's
+ * dj_escape_byte.)
  */
 extern bool fl_plain[256];
-extern bool fl_escape[256];
 
 /* Fill the tables (cheap after the first call); call before any scanner. */
 extern void fl_init(void);
