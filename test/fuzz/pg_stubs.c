@@ -288,6 +288,11 @@ MemoryContextDelete(MemoryContext context)
 {
 }
 
+void
+MemoryContextSetParent(MemoryContext context, MemoryContext new_parent)
+{
+}
+
 /* ---- errors ---- */
 static int	stub_elevel;
 
