@@ -26,6 +26,14 @@
 
 #define STR_BLOCK_SIZE (64 * 1024)
 
+/* See actions.h. */
+void
+DeltaArenaNewBlock(DeltaStrArena *a, size_t size)
+{
+	a->next = MemoryContextAlloc(a->cxt, size);
+	a->left = size;
+}
+
 /*
  * Copy len bytes of s plus a NUL into the arena's blocks.  Strings larger
  * than a quarter block get their own chunk.
@@ -40,10 +48,7 @@ DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len)
 	else
 	{
 		if (a->left < len + 1)
-		{
-			a->next = MemoryContextAlloc(a->cxt, STR_BLOCK_SIZE);
-			a->left = STR_BLOCK_SIZE;
-		}
+			DeltaArenaNewBlock(a, STR_BLOCK_SIZE);
 		r = a->next;
 		a->next += len + 1;
 		a->left -= len + 1;
@@ -892,15 +897,6 @@ DeltaDecodeActionArray(const DjValue *array, int64 version)
 	return c;
 }
 
-/* NULL-safe string equality (both NULL counts as equal). */
-static bool
-str_equal(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 /*
  * See actions.h: the name of the first field in which a and b differ, or
  * NULL when they are equal field by field.  Allocates nothing.
@@ -912,13 +908,13 @@ DeltaFileActionDiff(const DeltaFileAction *a, const DeltaFileAction *b)
 
 	if (a->kind != b->kind)
 		return "kind";
-	if (!str_equal(a->path, b->path))
+	if (!DeltaStrEqual(a->path, b->path))
 		return "path";
 	if (a->pv.n != b->pv.n || a->pv.is_null_map != b->pv.is_null_map)
 		return "partitionValues";
 	for (i = 0; i < a->pv.n; i++)
-		if (!str_equal(a->pv.keys[i], b->pv.keys[i]) ||
-			!str_equal(a->pv.values[i], b->pv.values[i]))
+		if (!DeltaStrEqual(a->pv.keys[i], b->pv.keys[i]) ||
+			!DeltaStrEqual(a->pv.values[i], b->pv.values[i]))
 			return "partitionValues";
 	if (a->has_size != b->has_size || a->size != b->size)
 		return "size";
@@ -932,22 +928,22 @@ DeltaFileActionDiff(const DeltaFileAction *a, const DeltaFileAction *b)
 		return "deletionTimestamp";
 	if (a->extended_file_metadata != b->extended_file_metadata)
 		return "extendedFileMetadata";
-	if (!str_equal(a->stats, b->stats))
+	if (!DeltaStrEqual(a->stats, b->stats))
 		return "stats";
-	if (!str_equal(a->stats_parsed_json, b->stats_parsed_json))
+	if (!DeltaStrEqual(a->stats_parsed_json, b->stats_parsed_json))
 		return "stats_parsed";
-	if (!str_equal(a->tags_json, b->tags_json))
+	if (!DeltaStrEqual(a->tags_json, b->tags_json))
 		return "tags";
 	if ((a->dv == NULL) != (b->dv == NULL))
 		return "deletionVector";
 	if (a->dv != NULL &&
 		(a->dv->storage_type != b->dv->storage_type ||
-		 !str_equal(a->dv->path_or_inline, b->dv->path_or_inline) ||
+		 !DeltaStrEqual(a->dv->path_or_inline, b->dv->path_or_inline) ||
 		 a->dv->has_offset != b->dv->has_offset ||
 		 a->dv->offset != b->dv->offset ||
 		 a->dv->size_in_bytes != b->dv->size_in_bytes ||
 		 a->dv->cardinality != b->dv->cardinality ||
-		 !str_equal(a->dv->unique_id, b->dv->unique_id)))
+		 !DeltaStrEqual(a->dv->unique_id, b->dv->unique_id)))
 		return "deletionVector";
 	if (a->has_base_row_id != b->has_base_row_id ||
 		a->base_row_id != b->base_row_id)

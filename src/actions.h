@@ -38,6 +38,22 @@ typedef struct DeltaStrArena
 	size_t		left;
 } DeltaStrArena;
 
+/* NULL-safe string equality (two NULLs are equal). */
+static inline bool
+DeltaStrEqual(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/*
+ * Start a new block of size bytes in the arena (from a->cxt); the rest of
+ * the current one is given up.  For callers that know how much room what
+ * follows needs.
+ */
+extern void DeltaArenaNewBlock(DeltaStrArena *a, size_t size);
+
 /* Copy s[0..len) plus a NUL into the arena. */
 extern char *DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len);
 

@@ -549,10 +549,7 @@ stats_dest(FastReader *r, Size need)
 	if (need + 1 <= FAST_INPLACE_MAX)
 	{
 		if (a->next == NULL || a->left < need + 1)
-		{
-			a->next = MemoryContextAlloc(a->cxt, FAST_ARENA_BLOCK);
-			a->left = FAST_ARENA_BLOCK;
-		}
+			DeltaArenaNewBlock(a, FAST_ARENA_BLOCK);
 		r->stats_at = a->next;
 	}
 	else

@@ -27,6 +27,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 
+#include "actions.h"
 #include "conflict.h"
 #include "log_reader.h"
 #include "rowlevel.h"
@@ -36,7 +37,6 @@ static void add_decision(ConflictResult *result, int64 version,
 						 ConflictDecisionKind decision, const char *exception,
 						 const char *path, char *hint, char *reason, int rank);
 static const char *winner_operation(const DeltaCommit *winner);
-static bool str_eq_null(const char *a, const char *b);
 static const char *config_get(const DeltaMetadata *md, const char *key,
 							  bool *found);
 static bool protocol_has_feature(const DeltaProtocol *p, const char *feature);
@@ -236,14 +236,6 @@ winner_operation(const DeltaCommit *winner)
 	return "TRANSACTION";
 }
 
-static bool
-str_eq_null(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 /*
  * config_get: value of a configuration key (exact match); *found tells an
  * absent key from a JSON null value.
@@ -426,13 +418,13 @@ metadata_diff_blocker(const DeltaMetadata *cur, const DeltaMetadata *win,
 
 	if (cur == NULL)
 		return pstrdup("The winner changes the metadata of a snapshot without metadata.");
-	if (!str_eq_null(cur->id, win->id))
+	if (!DeltaStrEqual(cur->id, win->id))
 		return pstrdup("The winner changes the table id.");
-	if (!str_eq_null(cur->name, win->name))
+	if (!DeltaStrEqual(cur->name, win->name))
 		return pstrdup("The winner changes the table name.");
-	if (!str_eq_null(cur->description, win->description))
+	if (!DeltaStrEqual(cur->description, win->description))
 		return pstrdup("The winner changes the table description.");
-	if (!str_eq_null(cur->format_json, win->format_json))
+	if (!DeltaStrEqual(cur->format_json, win->format_json))
 		return pstrdup("The winner changes the table format.");
 	if (cur->has_created_time != win->has_created_time ||
 		(cur->has_created_time && cur->created_time != win->created_time))
@@ -442,7 +434,7 @@ metadata_diff_blocker(const DeltaMetadata *cur, const DeltaMetadata *win,
 	for (i = 0; i < cur->n_partition_columns; i++)
 		if (strcmp(cur->partition_columns[i], win->partition_columns[i]) != 0)
 			return pstrdup("The winner changes the partition columns.");
-	if (!str_eq_null(cur->schema_string, win->schema_string))
+	if (!DeltaStrEqual(cur->schema_string, win->schema_string))
 		return pstrdup("The winner changes the table schema.");
 
 	/* configuration: removed keys block */
@@ -471,7 +463,7 @@ metadata_diff_blocker(const DeltaMetadata *cur, const DeltaMetadata *win,
 		bool		ok = false;
 
 		ov = config_get(cur, key, &had);
-		if (had && str_eq_null(ov, nv))
+		if (had && DeltaStrEqual(ov, nv))
 			continue;
 		if (strcmp(key, "delta.enableRowTracking") == 0)
 			ok = win_enables_row_tracking &&

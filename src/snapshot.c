@@ -1001,8 +1001,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	 * of its own (a malloc and a free per row).  Should it not do, the
 	 * arena takes a block as usual.
 	 */
-	b.strings.left = (size_t) k->len + 64;
-	b.strings.next = palloc(b.strings.left);
+	DeltaArenaNewBlock(&b.strings, (size_t) k->len + 64);
 	if (mode == DELTA_DECODE_ROW)
 	{
 		/* an add line of the common shape: no parse tree (commit_cache.c) */
