@@ -1321,15 +1321,23 @@ fj_children(FjParser *ps, const void *local, const void *spill, uint32 n,
 }
 
 /*
- * Append item (elem bytes) as child number n (n >= FJ_LOCAL_CHILDREN) to
+ * Keep item (elem bytes) as child number n of a container: in local (an
+ * array of FJ_LOCAL_CHILDREN on the C stack) while it has room, then in
  * the spill array *spill of capacity *cap (doubling, in the arena); false
  * when out of memory or the container is too large.
  */
 static bool
-fj_spill(FjParser *ps, void **spill, uint32 *cap, uint32 n, const void *item,
-		 size_t elem)
+fj_keep(FjParser *ps, void *local, void **spill, uint32 *cap, uint32 n,
+		const void *item, size_t elem)
 {
-	uint32		k = n - FJ_LOCAL_CHILDREN;
+	uint32		k;
+
+	if (n < FJ_LOCAL_CHILDREN)
+	{
+		memcpy((char *) local + (size_t) n * elem, item, elem);
+		return true;
+	}
+	k = n - FJ_LOCAL_CHILDREN;
 
 	if (k == *cap)
 	{
@@ -1388,11 +1396,8 @@ fj_array(FjParser *ps, DjValue *out, int depth)
 
 			if (!fj_value(ps, &v, depth + 1))
 				return false;
-			if (n < FJ_LOCAL_CHILDREN)
-				local[n] = v;
-			else if (!fj_spill(ps, &spill, &cap, n, &v, sizeof(DjValue)))
+			if (!fj_keep(ps, local, &spill, &cap, n++, &v, sizeof(DjValue)))
 				return false;
-			n++;
 			if (!fj_after_item(ps, ']', &more))
 				return false;
 		} while (more);
@@ -1434,11 +1439,8 @@ fj_object(FjParser *ps, DjValue *out, int depth)
 			ps->p++;
 			if (!fj_value(ps, &m.value, depth + 1))
 				return false;
-			if (n < FJ_LOCAL_CHILDREN)
-				local[n] = m;
-			else if (!fj_spill(ps, &spill, &cap, n, &m, sizeof(DjMember)))
+			if (!fj_keep(ps, local, &spill, &cap, n++, &m, sizeof(DjMember)))
 				return false;
-			n++;
 			if (!fj_after_item(ps, '}', &more))
 				return false;
 		} while (more);
