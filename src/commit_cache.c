@@ -1248,12 +1248,16 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 }
 
 /*
- * line_shape_skip: true when the line is one of the current line shapes
+ * line_shape_key: true when the line is one of the current line shapes
  * with a valid stats value (a string of the subset, or null): then it is
- * provably exactly one add action of the subset (the model's structure).
+ * provably exactly one add action of the subset.  fa not NULL: also every
+ * slot passes its role's check, so fast_add would decode it, and *fa /
+ * *ff hold its scalar fields and where its path and partition values are
+ * (the stats are not decoded).
  */
 static bool
-line_shape_skip(const char *line, Size len)
+line_shape_key(const char *line, Size len, DeltaFileAction *fa,
+			   FastFields *ff)
 {
 	LineShapes *ls = line_shapes;
 	const char *end = line + len;
@@ -1264,6 +1268,10 @@ line_shape_skip(const char *line, Size len)
 		!js_match(&ls->pre, line, end, ls->pre_slots, &consumed, NULL, NULL))
 		return false;
 	p = line + consumed;
+	if (fa != NULL &&
+		!line_slots_take(ls, ls->pre_slots, ls->npre_roles, ls->pre_at,
+						 ls->pre_role, line, fa, ff))
+		return false;
 	if (p < end && *p == '"')
 	{
 		if (!fl_skip_string(&p, end))
@@ -1274,10 +1282,52 @@ line_shape_skip(const char *line, Size len)
 	else
 		return false;
 	if (!js_match(&ls->post, p, end, ls->post_slots, &consumed, NULL, NULL) ||
-		consumed != (size_t) (end - p))
+		consumed != (size_t) (end - p) ||
+		(fa != NULL &&
+		 !line_slots_take(ls, ls->post_slots, ls->npost_roles, ls->post_at,
+						  ls->post_role, p, fa, ff)))
 		return false;
 	line_shape_misses = 0;
 	return true;
+}
+
+/*
+ * line_shape_key when only the proof is wanted (a line to skip: its
+ * fields are not checked, as skip_line_generic does not check them)
+ */
+static bool
+line_shape_skip(const char *line, Size len)
+{
+	return line_shape_key(line, len, NULL, NULL);
+}
+
+/*
+ * commit_cache_shaped_add_key: see commit_cache.h.
+ */
+bool
+commit_cache_shaped_add_key(const char *line, Size len, const char **path,
+							int *path_len, int64 *size)
+{
+	DeltaFileAction fa;
+	FastFields	ff;
+
+	if (!line_shape_key(line, len, &fa, &ff))
+		return false;
+	Assert(fa.has_size && ff.path != NULL);
+	*path = ff.path;
+	*path_len = ff.path_len;
+	*size = fa.size;
+	return true;
+}
+
+/*
+ * commit_cache_shape_miss: see commit_cache.h.
+ */
+void
+commit_cache_shape_miss(const char *line, Size len)
+{
+	if (line_shape_want())
+		line_shape_learn_line(line, len);
 }
 
 /*

@@ -463,6 +463,9 @@ replay_fast_line(void *arg, const char *line, Size len, int64 offset,
 	DeltaFileAction fa;
 	DeltaDV		dv;
 	char	   *uid = NULL;
+	const char *spath;
+	int			spath_len;
+	int64		ssize;
 
 	if (rs->fbuf_cap < len + 2)
 	{
@@ -471,8 +474,23 @@ replay_fast_line(void *arg, const char *line, Size len, int64 offset,
 		rs->fbuf_cap = Max(len + 2, 2 * rs->fbuf_cap);
 		rs->fbuf = MemoryContextAllocHuge(rs->cxt, rs->fbuf_cap);
 	}
-	if (!fl_file_key(line, len, rs->fbuf, &k))
-		return false;
+	if (commit_cache_shaped_add_key(line, len, &spath, &spath_len, &ssize))
+	{
+		/* an add line of the repeated layout (commit_cache.c) */
+		memset(&k, 0, sizeof(k));
+		memcpy(rs->fbuf, spath, spath_len);
+		rs->fbuf[spath_len] = '\0';
+		k.path = rs->fbuf;
+		k.has_size = true;
+		k.size = ssize;
+	}
+	else
+	{
+		if (!fl_file_key(line, len, rs->fbuf, &k))
+			return false;
+		if (!k.remove)
+			commit_cache_shape_miss(line, len);
+	}
 	memset(&fa, 0, sizeof(fa));
 	fa.kind = k.remove ? DELTA_FILE_REMOVE : DELTA_FILE_ADD;
 	fa.version = rs->version;
