@@ -928,6 +928,8 @@ DeltaFileActionDiff(const DeltaFileAction *a, const DeltaFileAction *b)
 		return "deletionTimestamp";
 	if (a->extended_file_metadata != b->extended_file_metadata)
 		return "extendedFileMetadata";
+	if (a->stats_escaped || b->stats_escaped)
+		return "stats (an escaped match is no text)";
 	if (!DeltaStrEqual(a->stats, b->stats))
 		return "stats";
 	if (!DeltaStrEqual(a->stats_parsed_json, b->stats_parsed_json))

@@ -38,6 +38,7 @@
 #include "actions.h"
 #include "commit_cache.h"
 #include "fastline.h"
+#include "json_util.h"
 #include "stats.h"
 
 int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
@@ -493,6 +494,8 @@ typedef struct FastReader
 	/* stats texts the prescan answered are not kept (see CommitStatsSource) */
 	bool		defer;
 	bool		deferred;		/* fast_add: this line's text was not kept */
+	bool		esc_stats;		/* stats matched escaped when they can be
+								 * (commit_cache_decode_add_line) */
 	int64	   *def_off;		/* [cap_fast]: per fast line, where it is */
 	int64	   *def_line;
 	int32	   *def_len;		/* 0: its text kept, or none */
@@ -580,6 +583,8 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 	unsigned	seen = 0;
 	const char *stats = NULL;
 	int			stats_len = 0;
+	const char *stats_esc = NULL;
+	const char *after_esc;
 	bool		stats_null = false;
 	const char *path = NULL;
 	int			path_len = 0;
@@ -685,7 +690,12 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 		else if (FL_KEY("stats"))
 		{
 			FL_ONCE(32);
-			if (*p == '"')
+			if (r->esc_stats && dc_json_stats_match_escaped(p, end, &after_esc))
+			{
+				stats_esc = p + 1;	/* the text: after the opening quote */
+				p = after_esc;
+			}
+			else if (*p == '"')
 			{
 				/* (8 bytes of slack for the prescan's copies) */
 				char	   *dest = stats_dest(r, end - p + 8);
@@ -776,6 +786,12 @@ fast_add(FastReader *r, const char *line, Size len, DeltaFileAction *fa)
 	fa->kind = DELTA_FILE_ADD;
 	fa->version = b->version;
 	fa->tight_bounds = -1;
+	if (stats_esc != NULL)
+	{
+		/* the match's text: from the opening quote's next byte on */
+		fa->stats = unconstify(char *, stats_esc);
+		fa->stats_escaped = true;
+	}
 	/* first: the stats may lie unclaimed at the arena's next byte */
 	if (stats != NULL && !stats_null)
 	{
@@ -833,6 +849,16 @@ assert_fast_matches_tree(const char *line, Size len, const DeltaFileAction *fa,
 	if (b.n_files != 1)
 		elog(ERROR, "fast add line decoding: %d file actions in the line", b.n_files);
 	t = b.files[0];
+	/* an escaped match: its text unescaped is the file's */
+	if (fa->stats_escaped)
+	{
+		DeltaFileAction *copy = palloc(sizeof(DeltaFileAction));
+
+		*copy = *fa;
+		copy->stats = dc_json_stats_escaped_text(fa->stats);
+		copy->stats_escaped = false;
+		fa = copy;
+	}
 	/* a text not kept: the file has one (commit_cache_stats_text reads it) */
 	if (deferred)
 	{
@@ -918,7 +944,7 @@ fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
  */
 bool
 commit_cache_decode_add_line(DeltaCommitBuilder *b, const char *line,
-							 Size len, DeltaFileAction *fa)
+							 Size len, DeltaFileAction *fa, bool esc_stats)
 {
 	FastReader	r;
 	bool		ok;
@@ -927,6 +953,7 @@ commit_cache_decode_add_line(DeltaCommitBuilder *b, const char *line,
 	fl_init();
 	memset(&r, 0, sizeof(r));
 	r.b = *b;
+	r.esc_stats = esc_stats;
 	ok = fast_add(&r, line, len, fa);
 	*b = r.b;
 	if (r.ubuf)

@@ -146,10 +146,13 @@ extern void commit_cache_get_stats(CommitCacheStats *out);
  * mode would, when it is an add line of the common shape the cache decodes
  * without a parse tree (see commit_cache.c); strings go to b's arena (b in
  * DELTA_DECODE_ROW mode).  False (nothing taken from b, *fa undefined) for
- * any other line: decode that one the general way.
+ * any other line: decode that one the general way.  esc_stats: a stats
+ * string the current statistics layout matches where it is is not
+ * unescaped; fa->stats is then that match (fa->stats_escaped, see
+ * dc_json_stats_match_escaped), pointing into line.
  */
 extern bool commit_cache_decode_add_line(DeltaCommitBuilder *b,
 										 const char *line, Size len,
-										 DeltaFileAction *fa);
+										 DeltaFileAction *fa, bool esc_stats);
 
 #endif							/* DELTACC_COMMIT_CACHE_H */

@@ -60,8 +60,11 @@ typedef struct DeltaFileAction
 	 * snapshot holds one of these per file.)
 	 */
 	DeltaFileKind kind;
-	int			tight_bounds;	/* -1 absent, 0 false, 1 true (pulled out of
+	int16		tight_bounds;	/* -1 absent, 0 false, 1 true (pulled out of
 								 * stats, with num_records) */
+	bool		stats_escaped;	/* stats is not a C string but a match of
+								 * dc_json_stats_match_escaped (json_util.h),
+								 * valid only until the next file is decoded */
 	char	   *path;			/* exactly as written in the log */
 	DeltaPartitionValues pv;
 	int64		size;			/* valid when has_size */

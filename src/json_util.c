@@ -1548,6 +1548,17 @@ typedef struct StatsLayout StatsLayout;
 static StatsLayout *dc_stats_layout = NULL;
 
 /*
+ * dc_layout_seq counts the matches into a layout's slots and the layouts
+ * made; the last match dc_json_stats_match_escaped made is the escaped
+ * text at dc_escaped_text (inside the line it was read from), valid while
+ * dc_layout_seq is still dc_escaped_seq.
+ */
+static uint64 dc_layout_seq = 0;
+static const char *dc_escaped_text = NULL;
+static size_t dc_escaped_len = 0;
+static uint64 dc_escaped_seq = 0;
+
+/*
  * Forget the scratch space without freeing it: for standalone harnesses
  * (test/fuzz) whose allocator stub frees all memory between inputs.
  */
@@ -1557,6 +1568,7 @@ dc_json_scratch_forget(void)
 	dc_scratch_arena = NULL;
 	dc_scratch_cxt = NULL;
 	dc_stats_layout = NULL;
+	dc_escaped_text = NULL;
 }
 
 static void
@@ -1706,7 +1718,18 @@ struct StatsLayout
 	int		   *peek_first;		/* [peek_root.len]: first slot */
 	int		   *peek_nslots;	/* [peek_root.len]: number of slots */
 	int			misses;			/* texts in a row that did not match */
+
+	/*
+	 * The same layout as the text appears inside a JSON string (each '"'
+	 * written as backslash + '"'), for texts matched where a log line holds
+	 * them (dc_json_stats_match_escaped); made only for a model of
+	 * printable ASCII (no other escapes), its slots then the same as
+	 * shape's, in the same order.
+	 */
+	bool		has_eshape;
+	JsShape		eshape;
 };
+
 
 /* Rebuild after each of the first few misses in a row, then every 64th. */
 #define STATS_LAYOUT_EAGER_MISSES 4
@@ -2121,6 +2144,71 @@ layout_new(MemoryContext parent)
 }
 
 /*
+ * unescape_quotes_copy: text[0 .. len), a text of an escaped shape (its
+ * only escapes are backslash + '"'), with each of those as '"'; palloc'd,
+ * NUL-terminated.
+ */
+static char *
+unescape_quotes_copy(const char *text, size_t len)
+{
+	char	   *plain = palloc(len + 1);
+	size_t		i;
+	size_t		o = 0;
+
+	for (i = 0; i < len; i++)
+	{
+		if (text[i] == '\\' && i + 1 < len && text[i + 1] == '"')
+			i++;
+		plain[o++] = text[i];
+	}
+	plain[o] = '\0';
+	return plain;
+}
+
+/*
+ * layout_build_escaped: lay's escaped shape (see StatsLayout), from its
+ * model text (valid, just matched into lay->slots), when the model is
+ * printable ASCII and the escaped model's slots hold the same tokens in
+ * the same order; in CurrentMemoryContext (lay->cxt).
+ */
+static void
+layout_build_escaped(StatsLayout *lay, const char *text, size_t len)
+{
+	FmtAllocator alloc = dc_fmt_allocator(lay->cxt);
+	char	   *esc;
+	size_t		elen = 0;
+	size_t		consumed;
+	JsSlot	   *eslots;
+	size_t		i;
+	int			k;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char) text[i] < 0x20 || (unsigned char) text[i] >= 0x7f ||
+			text[i] == '\\')
+			return;
+	esc = palloc(2 * len + 1);
+	for (i = 0; i < len; i++)
+	{
+		if (text[i] == '"')
+			esc[elen++] = '\\';
+		esc[elen++] = text[i];
+	}
+	eslots = palloc(sizeof(JsSlot) * Max(lay->shape.nslots, 1));
+	if (!js_build(&lay->eshape, esc, elen, JS_ESCAPED, &alloc) ||
+		lay->eshape.nslots != lay->shape.nslots ||
+		!js_match(&lay->eshape, esc, esc + elen, eslots, &consumed, NULL, NULL) ||
+		consumed != elen)
+		return;
+	for (k = 0; k < lay->shape.nslots; k++)
+		if (eslots[k].kind != lay->slots[k].kind ||
+			eslots[k].len != lay->slots[k].len ||
+			memcmp(esc + eslots[k].off, text + lay->slots[k].off,
+				   eslots[k].len) != 0)
+			return;
+	lay->has_eshape = true;
+}
+
+/*
  * layout_build: make lay (new from layout_new) the layout of text (valid
  * JSON): its shape, its tree, which leaf each slot fills, and its jsonb
  * plan, all in lay->cxt.  lay stays invalid when the text does not fit a
@@ -2137,6 +2225,7 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 	MemoryContext old;
 
 	Assert(!lay->valid);
+	dc_layout_seq++;
 	alloc = dc_fmt_allocator(lay->cxt);
 	if (!js_build(&lay->shape, text, len, JS_PLAIN, &alloc) ||
 		!dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &lay->root, &err))
@@ -2156,6 +2245,7 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 	lay->valid = true;
 	old = MemoryContextSwitchTo(lay->cxt);
 	plan_build(lay);
+	layout_build_escaped(lay, text, len);
 	MemoryContextSwitchTo(old);
 }
 
@@ -2288,7 +2378,7 @@ layout_peek_prepare(StatsLayout *lay, const char *const *keys)
  * leaves filled (layout_fill; in the scratch arena).
  */
 static const DjValue *
-layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
+layout_peek_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 {
 	char	   *copy = layout_copy(text, len);
 	uint32		k;
@@ -2309,6 +2399,11 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
 		DjValue		ref;
 		DjError		err;
 
+		if (escaped)
+		{
+			text = unescape_quotes_copy(text, len);
+			len = strlen(text);
+		}
 		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
 		for (k = 0; k < lay->peek_root.len; k++)
 		{
@@ -2324,6 +2419,15 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len)
 #endif
 	return &lay->peek_root;
 }
+
+static Jsonb *layout_write(StatsLayout *lay, const char *text, size_t len,
+						   bool escaped, const char *const *keys,
+						   void (*peek) (void *arg, const DjValue *v),
+						   void *arg);
+#ifdef USE_ASSERT_CHECKING
+static void assert_same_jsonb(const Jsonb *result, const char *text,
+							  size_t len);
+#endif
 
 /*
  * dc_json_stats_to_jsonb_keys: see json_util.h.
@@ -2341,6 +2445,7 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 	if (dc_stats_layout == NULL)
 		dc_stats_layout = layout_new(TopMemoryContext);
 	lay = dc_stats_layout;
+	dc_layout_seq++;
 	if (!lay->valid ||
 		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
 				  NULL) || consumed != len)
@@ -2371,6 +2476,26 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 		return result;
 	}
 	lay->misses = 0;
+	result = layout_write(lay, text, len, false, keys, peek, arg);
+#ifdef USE_ASSERT_CHECKING
+	assert_same_jsonb(result, text, len);
+#endif
+	return result;
+}
+
+/*
+ * layout_write: the jsonb of text (len bytes, plain or escaped), which
+ * lay's shape or escaped shape just matched into lay->slots, and the peek
+ * (see dc_json_stats_to_jsonb_keys).  The slots' tokens are the same bytes
+ * in both forms, and the plan reads nothing else of the text.
+ */
+static Jsonb *
+layout_write(StatsLayout *lay, const char *text, size_t len, bool escaped,
+			 const char *const *keys,
+			 void (*peek) (void *arg, const DjValue *v), void *arg)
+{
+	Jsonb	   *result = NULL;
+
 	dc_scratch_prepare();
 	if (lay->has_plan && len <= JS_MAX_TEXT)
 		result = plan_write(&lay->plan, text, len, lay->slots);
@@ -2378,20 +2503,85 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
 	else if (peek != NULL)
 		peek(arg, keys != NULL && layout_peek_prepare(lay, keys) ?
-			 layout_peek_tree(lay, text, len) : layout_tree(lay, text, len));
+			 layout_peek_tree(lay, text, len, escaped) :
+			 layout_tree(lay, text, len));
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
+	return result;
+}
+
+#ifdef USE_ASSERT_CHECKING
+/* result is the jsonb the parse of the plain text [text, text + len) gives */
+static void
+assert_same_jsonb(const Jsonb *result, const char *text, size_t len)
+{
+	Jsonb	   *slow = dc_json_text_to_jsonb_ext(text, len, NULL, NULL);
+
+	if ((slow == NULL) != (result == NULL) ||
+		(slow != NULL && (VARSIZE(slow) != VARSIZE(result) ||
+						  memcmp(slow, result, VARSIZE(slow)) != 0)))
+		elog(ERROR, "statistics layout gives another jsonb than the parse");
+}
+#endif
+
+/*
+ * dc_json_stats_match_escaped: see json_util.h.
+ */
+bool
+dc_json_stats_match_escaped(const char *p, const char *end, const char **after)
+{
+	StatsLayout *lay = dc_stats_layout;
+	size_t		consumed;
+
+	if (lay == NULL || !lay->valid || !lay->has_eshape || p >= end ||
+		*p != '"')
+		return false;
+	p++;
+	dc_layout_seq++;
+	if (!js_match(&lay->eshape, p, end, lay->slots, &consumed, NULL, NULL) ||
+		(size_t) (end - p) <= consumed || p[consumed] != '"')
+		return false;
+	dc_escaped_text = p;
+	dc_escaped_len = consumed;
+	dc_escaped_seq = dc_layout_seq;
+	*after = p + consumed + 1;
+	return true;
+}
+
+/*
+ * dc_json_stats_escaped_text: see json_util.h.
+ */
+char *
+dc_json_stats_escaped_text(const char *text)
+{
+	if (text != dc_escaped_text || dc_layout_seq != dc_escaped_seq)
+		elog(ERROR, "escaped statistics text is not the last one matched");
+	return unescape_quotes_copy(text, dc_escaped_len);
+}
+
+/*
+ * dc_json_stats_escaped_to_jsonb: see json_util.h.
+ */
+Jsonb *
+dc_json_stats_escaped_to_jsonb(const char *text, const char *const *keys,
+							   void (*peek) (void *arg, const DjValue *v),
+							   void *arg)
+{
+	StatsLayout *lay = dc_stats_layout;
+	Jsonb	   *result;
+
+	if (text != dc_escaped_text || dc_layout_seq != dc_escaped_seq)
+		elog(ERROR, "escaped statistics text is not the last one matched");
+	result = layout_write(lay, text, dc_escaped_len, true, keys, peek, arg);
 #ifdef USE_ASSERT_CHECKING
 	{
-		/* the same jsonb as from the parse */
-		Jsonb	   *slow = dc_json_text_to_jsonb_ext(text, len, NULL, NULL);
+		char	   *plain = dc_json_stats_escaped_text(text);
 
-		if ((slow == NULL) != (result == NULL) ||
-			(slow != NULL && (VARSIZE(slow) != VARSIZE(result) ||
-							  memcmp(slow, result, VARSIZE(slow)) != 0)))
-			elog(ERROR, "statistics layout gives another jsonb than the parse");
+		assert_same_jsonb(result, plain, strlen(plain));
+		pfree(plain);
 	}
 #endif
+	dc_escaped_text = NULL;
 	return result;
 }
 

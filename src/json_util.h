@@ -136,6 +136,29 @@ extern Jsonb *dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 										  void *arg);
 
 /*
+ * Statistics texts matched where a log line holds them, without
+ * unescaping them first.  dc_json_stats_match_escaped: p is at the opening
+ * quote of a JSON string in a line ending at end; true when the string is
+ * the current statistics layout (the last one dc_json_stats_to_jsonb_keys
+ * took) written inside a JSON string, with *after the byte after its
+ * closing quote.  That proves the string is valid and its value a text of
+ * the layout; the match is kept (no allocation) until the next match or
+ * layout.  dc_json_stats_escaped_to_jsonb: the jsonb of that match, text
+ * being p + 1 (what dc_json_stats_to_jsonb_keys would give for the
+ * unescaped text, peek included); dc_json_stats_escaped_text: its
+ * unescaped text, palloc'd.  Both ERROR (internal) when text is not the
+ * last match or a match or layout came after it: a caller converts the
+ * file it decoded before decoding another.
+ */
+extern bool dc_json_stats_match_escaped(const char *p, const char *end,
+										const char **after);
+extern Jsonb *dc_json_stats_escaped_to_jsonb(const char *text,
+											 const char *const *keys,
+											 void (*peek) (void *arg, const DjValue *v),
+											 void *arg);
+extern char *dc_json_stats_escaped_text(const char *text);
+
+/*
  * Append the canonical JSON text of v to buf (compact, keys in their
  * original order, duplicates kept, numbers as their exact token text,
  * strings re-escaped).

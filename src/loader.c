@@ -355,10 +355,15 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 		DeltaFileAction copy = *fa;
 		Jsonb	   *j;
 
-		j = dc_json_stats_to_jsonb_keys(fa->stats, strlen(fa->stats),
-										stats_peek_keys,
-										unset ? stats_fields_peek : NULL,
-										&copy);
+		if (fa->stats_escaped)
+			j = dc_json_stats_escaped_to_jsonb(fa->stats, stats_peek_keys,
+											   unset ? stats_fields_peek : NULL,
+											   &copy);
+		else
+			j = dc_json_stats_to_jsonb_keys(fa->stats, strlen(fa->stats),
+											stats_peek_keys,
+											unset ? stats_fields_peek : NULL,
+											&copy);
 		if (j != NULL)
 		{
 			values[DF_STATS] = JsonbPGetDatum(j);

@@ -1007,7 +1007,7 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 		/* an add line of the common shape: no parse tree (commit_cache.c) */
 		DeltaFileAction *fa = palloc(sizeof(DeltaFileAction));
 
-		if (commit_cache_decode_add_line(&b, line, k->len, fa))
+		if (commit_cache_decode_add_line(&b, line, k->len, fa, true))
 		{
 			DeltaErrorContextPop(&errpos);
 			if (!lazy_key_matches(fa, k))

@@ -82,7 +82,9 @@ extern DeltaFileAction *DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i);
  * has_num_records/num_records/tight_bounds are left unset for the caller to
  * fill with DeltaStatsFieldsFromJson when it parses the stats anyway (saves
  * one parse of the statistics per file), and its tags are not decoded
- * (tags_json NULL; snapshot_files does not return them).  A file from a
+ * (tags_json NULL; snapshot_files does not return them), and its stats
+ * may be an escaped match (fa->stats_escaped, see json_util.h) that stays
+ * valid only until the next call: convert it first.  A file from a
  * checkpoint state is returned as is (tags included).
  */
 extern DeltaFileAction *DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i,

@@ -134,6 +134,41 @@ dj_utf8_seq_len(const unsigned char *s, size_t avail)
 }
 
 /*
+ * Nonzero when some byte of x is not an ASCII digit; the lowest flagged
+ * byte (dj_first_flagged) is the first such byte.  A byte is a digit when
+ * its high nibble is 3 both as it is and with 6 added (0x30 .. 0x3f and
+ * 0x2a .. 0x39); a carry out of a byte (one of 0xfa .. 0xff, itself
+ * flagged) only disturbs the bytes above it.
+ */
+static inline uint64_t
+dj_nondigit_mask(uint64_t x)
+{
+	const uint64_t nib = DJ_ONES * 0xf0;
+	const uint64_t three = DJ_ONES * 0x30;
+
+	return ((x & nib) ^ three) | (((x + DJ_ONES * 0x06) & nib) ^ three);
+}
+
+/* The first byte from p on (before end) that is not an ASCII digit. */
+static inline const char *
+dj_digit_run(const char *p, const char *end)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (end - p >= 8)
+	{
+		uint64_t	m = dj_nondigit_mask(dj_load8((const unsigned char *) p));
+
+		if (m != 0)
+			return p + dj_first_flagged(m);
+		p += 8;
+	}
+#endif
+	while (p < end && (unsigned char) (*p - '0') <= 9)
+		p++;
+	return p;
+}
+
+/*
  * The end of the JSON number token at p (JSON's grammar, greedy: an
  * optional '-', then 0 or a digit run without a leading zero, an optional
  * fraction, an optional exponent), or NULL when no number starts at p.
@@ -151,16 +186,14 @@ dj_number_end(const char *p, const char *end)
 	if (*q == '0')
 		q++;
 	else if (*q >= '1' && *q <= '9')
-		while (++q < end && (unsigned char) (*q - '0') <= 9)
-			;
+		q = dj_digit_run(q + 1, end);
 	else
 		return NULL;
 	if (q < end && *q == '.')
 	{
 		if (++q >= end || (unsigned char) (*q - '0') > 9)
 			return NULL;
-		while (++q < end && (unsigned char) (*q - '0') <= 9)
-			;
+		q = dj_digit_run(q + 1, end);
 	}
 	if (q < end && (*q == 'e' || *q == 'E'))
 	{
@@ -168,8 +201,7 @@ dj_number_end(const char *p, const char *end)
 			q++;
 		if (q >= end || (unsigned char) (*q - '0') > 9)
 			return NULL;
-		while (++q < end && (unsigned char) (*q - '0') <= 9)
-			;
+		q = dj_digit_run(q + 1, end);
 	}
 	return q;
 }

@@ -21,6 +21,8 @@
 #include <emmintrin.h>
 #endif
 
+#define JS_SHORT_LIT 32
+
 struct JsPiece
 {
 	size_t		lit_off;		/* the literal before the slot, in the model */
@@ -29,6 +31,14 @@ struct JsPiece
 	size_t		ulit_len;
 	size_t		slot_off;		/* the slot's token in the model */
 	JsSlotKind	kind;			/* the model's kind (words: any word) */
+
+	/*
+	 * A literal of at most JS_SHORT_LIT bytes, padded with zeros, and the
+	 * mask of its bytes (bit i: byte i): js_lit_short compares it without
+	 * a loop.
+	 */
+	uint32_t	short_mask;
+	unsigned char short_lit[JS_SHORT_LIT];
 };
 
 /*
@@ -156,6 +166,28 @@ js_copy(char *dst, const char *src, size_t n)
 	}
 	for (i = 0; i < n; i++)
 		dst[i] = src[i];
+}
+
+/*
+ * js_lit_short: the literal of pc (at most JS_SHORT_LIT bytes) is at p,
+ * where JS_SHORT_LIT bytes may be read: two 16-byte compares under its
+ * mask (without SSE2: js_same).
+ */
+static inline bool
+js_lit_short(const JsPiece *pc, const char *p)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i		a0 = _mm_loadu_si128((const __m128i *) p);
+	__m128i		a1 = _mm_loadu_si128((const __m128i *) (p + 16));
+	__m128i		b0 = _mm_loadu_si128((const __m128i *) pc->short_lit);
+	__m128i		b1 = _mm_loadu_si128((const __m128i *) (pc->short_lit + 16));
+	uint32_t	eq = (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+		((uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16);
+
+	return (~eq & pc->short_mask) == 0;
+#else
+	return js_same(p, (const char *) pc->short_lit, pc->lit_len);
+#endif
 }
 
 /* a quote at p (JS_ESCAPED: backslash + '"'), p < end */
@@ -359,6 +391,13 @@ js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
 			pc->ulit_len = pc->lit_len;
 		}
 		uoff += pc->ulit_len;
+		if (pc->lit_len <= JS_SHORT_LIT)
+		{
+			memset(pc->short_lit, 0, JS_SHORT_LIT);
+			memcpy(pc->short_lit, model + pc->lit_off, pc->lit_len);
+			pc->short_mask = pc->lit_len == 32 ? ~(uint32_t) 0 :
+				((uint32_t) 1 << pc->lit_len) - 1;
+		}
 	}
 	shape->quoting = quoting;
 	shape->nslots = nslots;
@@ -405,8 +444,13 @@ js_match(const JsShape *shape, const char *p, const char *end,
 		const char *e;
 		JsSlotKind	kind;
 
-		if ((size_t) (end - pos) < pc->lit_len ||
-			!js_same(pos, shape->model + pc->lit_off, pc->lit_len))
+		if (pc->lit_len <= JS_SHORT_LIT && end - pos >= JS_SHORT_LIT)
+		{
+			if (!js_lit_short(pc, pos))
+				return false;
+		}
+		else if ((size_t) (end - pos) < pc->lit_len ||
+				 !js_same(pos, shape->model + pc->lit_off, pc->lit_len))
 			return false;
 		pos += pc->lit_len;
 		if (o != NULL)

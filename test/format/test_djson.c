@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "djson.h"
+#include "djson_scan.h"
 #include "unit.h"
 
 static bool
@@ -196,4 +197,75 @@ UNIT_TEST(djson_equal_compares_bytes_and_order)
 	UNIT_CHECK(parse(&arena, "[]", &a, &err) && parse(&arena, "{}", &b, &err));
 	UNIT_CHECK(!dj_equal(&a, &b));
 	fmt_arena_free_all(&arena);
+}
+
+/* JSON's number grammar one byte at a time: the reference for dj_number_end */
+static const char *
+ref_number_end(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end)
+		return NULL;
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		while (++q < end && *q >= '0' && *q <= '9')
+			;
+	else
+		return NULL;
+	if (q < end && *q == '.')
+	{
+		if (++q >= end || *q < '0' || *q > '9')
+			return NULL;
+		while (++q < end && *q >= '0' && *q <= '9')
+			;
+	}
+	if (q < end && (*q == 'e' || *q == 'E'))
+	{
+		if (++q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= end || *q < '0' || *q > '9')
+			return NULL;
+		while (++q < end && *q >= '0' && *q <= '9')
+			;
+	}
+	return q;
+}
+
+/*
+ * dj_number_end reads digit runs eight bytes at a time: it must end every
+ * token where the byte-at-a-time grammar does, for texts mixing digits
+ * with the bytes next to them in value ('/' ':' '*' and bytes from 0xfa
+ * on, whose + 6 carries), at every length and offset.
+ */
+UNIT_TEST(djson_number_end_matches_the_grammar)
+{
+	static const char alphabet[] = "0123456789019-+.eE/:*\xfa\xff\x30\x39 ,";
+	char		buf[48];
+	uint32_t	seed = 12345;
+	int			t;
+
+	for (t = 0; t < 200000; t++)
+	{
+		size_t		len;
+		size_t		i;
+		size_t		start;
+
+		seed = seed * 1103515245u + 12345u;
+		len = (seed >> 16) % sizeof(buf);
+		for (i = 0; i < len; i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			/* mostly digits, so that runs cross eight-byte words */
+			buf[i] = ((seed >> 16) % 4 != 0) ? (char) ('0' + (seed >> 20) % 10) :
+				alphabet[(seed >> 20) % (sizeof(alphabet) - 1)];
+		}
+		seed = seed * 1103515245u + 12345u;
+		start = len == 0 ? 0 : (seed >> 16) % (len + 1);
+		UNIT_CHECK(dj_number_end(buf + start, buf + len) ==
+				   ref_number_end(buf + start, buf + len));
+	}
 }

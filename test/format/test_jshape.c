@@ -251,3 +251,69 @@ UNIT_TEST(jshape_accepted_texts_are_valid_json)
 		fmt_arena_free_all(&arena);
 	}
 }
+
+/*
+ * Literals of every length from 1 to 40 bytes (those up to 32 are compared
+ * sixteen bytes at a time under a mask when 32 bytes can be read, the
+ * others byte by byte): a change of any one literal byte is refused, both
+ * with the text in a large buffer and with the text ending the buffer.
+ */
+UNIT_TEST(jshape_every_literal_byte_counts)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[8];
+	char		model[128];
+	char		buf[256];
+	int			klen;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	for (klen = 1; klen <= 34; klen++)
+	{
+		size_t		len;
+		size_t		litlen;
+		size_t		i;
+		int			at_end;
+
+		/* {"kkk...":1,"z":2}: the first literal is {" + key + ": */
+		memset(model, 0, sizeof(model));
+		model[0] = '{';
+		model[1] = '"';
+		memset(model + 2, 'k', klen);
+		strcpy(model + 2 + klen, "\":1,\"z\":2}");
+		len = strlen(model);
+		litlen = 2 + klen + 2;
+		UNIT_CHECK(js_build(&sh, model, len, JS_PLAIN, &a));
+		for (at_end = 0; at_end < 2; at_end++)
+		{
+			/* the text at the buffer's start (room after) or its end */
+			char	   *t = at_end ? buf + sizeof(buf) - len : buf;
+			size_t		consumed = 0;
+
+			memset(buf, 'x', sizeof(buf));
+			memcpy(t, model, len);
+			UNIT_CHECK(js_match(&sh, t, t + len, slots, &consumed, NULL, NULL) &&
+					   consumed == len);
+			for (i = 0; i < litlen; i++)
+			{
+				char		save = t[i];
+
+				t[i] = (char) (save == 'k' ? 'q' : 'k');
+				UNIT_CHECK(!js_match(&sh, t, t + len, slots, &consumed, NULL, NULL));
+				t[i] = save;
+			}
+			/* the literal after the first slot (,"z":) too */
+			for (i = litlen + 1; i < litlen + 6; i++)
+			{
+				char		save = t[i];
+
+				t[i] = 'y';
+				UNIT_CHECK(!js_match(&sh, t, t + len, slots, &consumed, NULL, NULL));
+				t[i] = save;
+			}
+		}
+	}
+	fmt_arena_free_all(&arena);
+}
