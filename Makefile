@@ -17,7 +17,8 @@ FORMAT_OBJS = \
 	src/format/roaring.o \
 	src/format/dvfile.o \
 	src/format/thrift.o \
-	src/format/parquet.o
+	src/format/parquet.o \
+	src/format/snappy.o
 
 OBJS = \
 	$(FORMAT_OBJS) \
@@ -59,7 +60,7 @@ PG_CONFIG ?= pg_config
 PKG_CONFIG ?= pkg-config
 
 # Compression libraries used by the Parquet reader.
-COMPRESS_LIBS = -lz -lsnappy -lzstd -llz4
+COMPRESS_LIBS = -lz -lzstd -llz4
 
 PG_CPPFLAGS += -I$(srcdir)/src -I$(srcdir)/src/format
 SHLIB_LINK += $(COMPRESS_LIBS)
@@ -81,10 +82,12 @@ sql/deltacc--$(EXTVERSION).sql: $(SQL_PARTS)
 # Standalone unit tests of src/format (no server needed).
 FORMAT_SRCS = $(FORMAT_OBJS:.o=.c)
 FORMAT_TESTS = $(wildcard test/format/test_*.c)
+# libsnappy is only the unit tests' oracle for src/format/snappy.c.
+FORMAT_TEST_LIBS = -lsnappy
 
 test/format/run_tests: $(FORMAT_SRCS) $(wildcard src/format/*.h) $(FORMAT_TESTS) test/format/run_tests.c test/format/unit.h
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Wvla -Isrc/format -o $@ \
-		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS)
+		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS) $(FORMAT_TEST_LIBS)
 
 .PHONY: formatcheck
 formatcheck: test/format/run_tests

@@ -10,6 +10,7 @@ PG_MAJOR=${PG_MAJOR:-15}
 PACKAGES=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" postgresql-common
 	build-essential pkg-config clang llvm
+	# (libsnappy-dev only for the tests: the oracle of src/format/snappy.c)
 	zlib1g-dev libsnappy-dev libzstd-dev liblz4-dev
 	libclang-rt-14-dev python3
 )

@@ -30,11 +30,11 @@
 #include <string.h>
 
 #include <lz4.h>
-#include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "parquet.h"
+#include "snappy.h"
 #include "thrift.h"
 
 /* Codecs (parquet.thrift CompressionCodec). */
@@ -1371,15 +1371,10 @@ decompress(PqReader *r, int codec, const uint8_t *in, size_t inlen, size_t outle
 	switch (codec)
 	{
 		case CODEC_SNAPPY:
-			{
-				size_t		n = 0;
-
-				if (snappy_uncompressed_length((const char *) in, inlen, &n) != SNAPPY_OK || n != outlen)
-					break;
-				if (snappy_uncompress((const char *) in, inlen, (char *) out, &n) != SNAPPY_OK || n != outlen)
-					break;
-				return out;
-			}
+			/* (also fails when the block's own length is not outlen) */
+			if (!snappy_decode(in, inlen, out, outlen))
+				break;
+			return out;
 		case CODEC_GZIP:
 			{
 				int			rc;

@@ -216,3 +216,89 @@ for path in sorted(glob.glob(os.path.join(TABLES, "*", "_delta_log", "*.checkpoi
         put_pq(f.read())
 for h in ("parquet", "thrift"):
     print(h, len(os.listdir(os.path.join(HERE, "seeds", h))), "seeds", file=sys.stderr)
+
+
+# ---- Snappy blocks (a small encoder here: Python has no snappy module) ----
+def snappy_varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def snappy_literal(data, lenbytes=None):
+    n = len(data) - 1
+    if lenbytes is None:
+        lenbytes = 0 if n < 60 else (n.bit_length() + 7) // 8
+    if lenbytes == 0:
+        return bytes([n << 2]) + data
+    return bytes([(59 + lenbytes) << 2]) + n.to_bytes(lenbytes, "little") + data
+
+
+def snappy_copy(off, n, kind=None):
+    """one copy element (n <= 64); kind 1, 2 or 4 offset bytes"""
+    if kind is None:
+        kind = 1 if 4 <= n <= 11 and off < 2048 else (2 if off < 65536 else 4)
+    if kind == 1:
+        return bytes([1 | ((n - 4) << 2) | ((off >> 8) << 5), off & 0xFF])
+    if kind == 2:
+        return bytes([2 | ((n - 1) << 2)]) + off.to_bytes(2, "little")
+    return bytes([3 | ((n - 1) << 2)]) + off.to_bytes(4, "little")
+
+
+def snappy_compress(data, kinds=(None,)):
+    """greedy: a 4-byte hash of earlier positions; copies of up to 64 bytes,
+    cycling through the offset sizes in kinds where they fit"""
+    out = bytearray(snappy_varint(len(data)))
+    last = {}
+    i = lit = ncopies = 0
+    while i + 4 <= len(data):
+        j = last.get(data[i:i + 4])
+        last[data[i:i + 4]] = i
+        if j is None:
+            i += 1
+            continue
+        n = 4
+        while i + n < len(data) and data[j + n] == data[i + n]:
+            n += 1
+        if lit < i:
+            out += snappy_literal(data[lit:i])
+        while n > 0:
+            step = min(n, 64)
+            kind = kinds[ncopies % len(kinds)]
+            if kind == 1 and not (4 <= step <= 11 and i - j < 2048):
+                kind = None
+            out += snappy_copy(i - j, step, kind)
+            ncopies += 1
+            i += step
+            j += step
+            n -= step
+        lit = i
+    if lit < len(data):
+        out += snappy_literal(data[lit:])
+    return bytes(out)
+
+
+snappy_inputs = [b"", b"a", b"abcd" * 20, b"x" * 1000, bytes(range(256)) * 3,
+                 b"0123456789" * 300 + b"tail"]
+for path in sorted(glob.glob(os.path.join(TABLES, "*", "_delta_log", "*.json")))[:12]:
+    with open(path, "rb") as f:
+        snappy_inputs.append(f.read(3000))
+for data in snappy_inputs:
+    for kinds in ((None,), (2,), (4,), (1, 2, 4)):
+        put("snappy", snappy_compress(data, kinds))
+# every literal length form, a copy at the largest 16-bit offset, and
+# hand-made bad blocks (offset 0, past the output, truncated, trailing)
+for lb in range(5):
+    put("snappy", snappy_varint(70) + snappy_literal(b"L" * 70, lb if lb else None))
+put("snappy", snappy_varint(65536 + 64) + snappy_literal(bytes(range(256)))
+    + b"".join(snappy_copy(256, 64, 2) for _ in range(1020)) + snappy_copy(65535, 64, 2))
+put("snappy", snappy_varint(10) + snappy_literal(b"abcdef") + snappy_copy(0, 4))
+put("snappy", snappy_varint(10) + snappy_literal(b"abcdef") + snappy_copy(7, 4))
+put("snappy", snappy_varint(10) + snappy_literal(b"abcdef") + snappy_copy(3, 4)[:1])
+put("snappy", snappy_varint(6) + snappy_literal(b"abcdef") + b"\x00x")
+put("snappy", b"\xff\xff\xff\xff\x0f" + snappy_literal(b"big"))
+print("snappy", len(os.listdir(os.path.join(HERE, "seeds", "snappy"))), "seeds", file=sys.stderr)
