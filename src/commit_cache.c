@@ -1093,6 +1093,32 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 }
 
 /*
+ * line_slot_int: the number token t[0 .. len) (valid JSON, a slot's) as
+ * fl_plain_int takes it: an integer of at most 18 digits without fraction
+ * or exponent (JSON's grammar already refuses leading zeros).
+ */
+static inline bool
+line_slot_int(const char *t, size_t len, int64 *out)
+{
+	bool		neg = (*t == '-');
+	size_t		i = neg ? 1 : 0;
+	int64		v = 0;
+
+	if (len - i > 18)
+		return false;
+	for (; i < len; i++)
+	{
+		unsigned	d = (unsigned char) t[i] - '0';
+
+		if (d > 9)
+			return false;		/* a fraction or an exponent */
+		v = v * 10 + d;
+	}
+	*out = neg ? -v : v;
+	return true;
+}
+
+/*
  * line_slots_take: the roles' values of a matched part (text: its start)
  * into fa and ff; false when a slot fails its role's check.
  */
@@ -1107,7 +1133,6 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 	{
 		const JsSlot *sl = &slots[at[i]];
 		const char *t = text + sl->off;
-		const char *q = t;
 		int64		v;
 
 		switch (roles[i])
@@ -1126,7 +1151,7 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 					(roles[i] == LR_BASE || roles[i] == LR_DRCV))
 					break;
 				if (sl->kind != JS_SLOT_NUMBER ||
-					!fl_plain_int(&q, t + sl->len, &v) || q != t + sl->len)
+					!line_slot_int(t, sl->len, &v))
 					return false;
 				if (roles[i] == LR_SIZE)
 				{
