@@ -1032,6 +1032,36 @@ line_shape_part(JsShape *shape, JsSlot **slots, int *nroles, int **at,
 }
 
 /*
+ * line_roles_complete: every field the model line's generic parse found
+ * (ff) is the role of exactly one slot of ls, so that a shaped line
+ * decodes each of them from its own token.
+ */
+static bool
+line_roles_complete(const LineShapes *ls, const FastFields *ff)
+{
+	int			count[LR_PV + lengthof(ff->pvk)];
+	int			want[LR_PV + lengthof(ff->pvk)];
+	int			i;
+
+	memset(count, 0, sizeof(count));
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < ls->npre_roles; i++)
+		count[ls->pre_role[i]]++;
+	for (i = 0; i < ls->npost_roles; i++)
+		count[ls->post_role[i]]++;
+	want[LR_PATH] = 1;
+	want[LR_SIZE] = 1;
+	want[LR_MTIME] = 1;
+	want[LR_DC] = 1;
+	want[LR_DV] = ff->at_dv != NULL;
+	want[LR_BASE] = ff->at_base != NULL;
+	want[LR_DRCV] = ff->at_drcv != NULL;
+	for (i = 0; i < ff->npv; i++)
+		want[LR_PV + i] = 1;
+	return memcmp(count, want, sizeof(count)) == 0;
+}
+
+/*
  * line_shape_want: count a line the shapes did not take; true when the
  * shapes are to be made again from it (the first few misses in a row,
  * then every LINE_SHAPE_RETRY_EVERY-th).
@@ -1059,7 +1089,8 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 
 	if (ff->stats_start == NULL)
 		return;
-	cxt = AllocSetContextCreate(TopMemoryContext, "deltacc add line shapes",
+	/* (made under the current context, which an ERROR leaves it to) */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc add line shapes",
 								ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	fresh = palloc0(sizeof(LineShapes));
@@ -1079,7 +1110,7 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 			fresh->pvk[k] = pnstrdup(ff->pvk[k], ff->pvkl[k]);
 			fresh->pvkl[k] = ff->pvkl[k];
 		}
-		fresh->valid = true;
+		fresh->valid = line_roles_complete(fresh, ff);
 	}
 	MemoryContextSwitchTo(old);
 	if (!fresh->valid)
@@ -1087,6 +1118,7 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 		MemoryContextDelete(cxt);
 		return;
 	}
+	MemoryContextSetParent(cxt, TopMemoryContext);
 	if (ls != NULL)
 		MemoryContextDelete(ls->cxt);
 	line_shapes = fresh;
