@@ -90,7 +90,8 @@ SELECT v.k, v.n, s.stats, (l.l::jsonb -> 'add' ->> 'stats')::jsonb AS expected
 -- Strings the add-line scanners must refuse, at every offset of a 32-byte
 -- block and beyond (the keys pass skips a statistics string 16 or, with
 -- AVX2, 32 bytes at a time): in the third line of a table of its own,
--- after two good lines.  Each table must fail to read (the general
+-- after two good lines, a file the next commit removes (so only the keys
+-- pass reads its line).  Each table must fail to read (the general
 -- parser's error); a raw DEL is valid JSON and must read.
 --
 CREATE TEMP TABLE bad_piece(k int, raw text);
@@ -113,6 +114,9 @@ BEGIN
                    'UNION ALL SELECT i, l FROM bad_line WHERE k = %s AND n = %s) x ORDER BY o) '
                    'TO %L WITH (FORMAT csv, QUOTE %L, DELIMITER %L)',
                    t.k, t.n, dir || '/_delta_log/00000000000000000000.json', E'\x01', E'\x02');
+    EXECUTE format('COPY (SELECT %L) TO %L WITH (FORMAT csv, QUOTE %L, DELIMITER %L)',
+                   '{"remove":{"path":"f3","deletionTimestamp":1,"dataChange":true}}',
+                   dir || '/_delta_log/00000000000000000001.json', E'\x01', E'\x02');
   END LOOP;
 END $$;
 SELECT pg_temp.sh(format('chmod -R a+rX %s', current_setting('deltacc_test.tmp')));
