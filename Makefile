@@ -30,7 +30,7 @@ OBJS = \
 	src/data_reader.o src/funcs_rows.o \
 	src/checkpoint.o \
 	src/deltacc.o
-OBJS += src/fastline.o
+OBJS += src/fastline.o src/addline.o
 
 # Install script pieces, in this order.
 SQL_PARTS = \

@@ -141,33 +141,4 @@ typedef struct CommitCacheStats
 
 extern void commit_cache_get_stats(CommitCacheStats *out);
 
-/*
- * Decode one log line into *fa as DeltaDecodeAction in DELTA_DECODE_ROW
- * mode would, when it is an add line of the common shape the cache decodes
- * without a parse tree (see commit_cache.c); strings go to b's arena (b in
- * DELTA_DECODE_ROW mode).  False (nothing taken from b, *fa undefined) for
- * any other line: decode that one the general way.  esc_stats: a stats
- * string the current statistics layout matches where it is is not
- * unescaped; fa->stats is then that match (fa->stats_escaped, see
- * dc_json_stats_match_escaped), pointing into line.
- */
-/*
- * Add lines of a repeated layout (the line shapes of commit_cache.c).
- * commit_cache_shaped_add_key: when line[0..len) is an add line of the
- * current shapes that commit_cache_decode_add_line would decode, its path
- * (*path_len bytes inside line: a shape's string holds no escape) and
- * size, and true; the statistics are validated, not decoded.  False: not
- * provable this way.  commit_cache_shape_miss: an add line the shapes did
- * not take, which a caller decoded another way; the shapes may be made
- * from it.  Neither allocates in the caller's context.
- */
-extern bool commit_cache_shaped_add_key(const char *line, Size len,
-										const char **path, int *path_len,
-										int64 *size);
-extern void commit_cache_shape_miss(const char *line, Size len);
-
-extern bool commit_cache_decode_add_line(DeltaCommitBuilder *b,
-										 const char *line, Size len,
-										 DeltaFileAction *fa, bool esc_stats);
-
 #endif							/* DELTACC_COMMIT_CACHE_H */

@@ -14,8 +14,9 @@
  * accepts the line or raises the proper error.  They never raise an
  * error, never allocate, and read only [*pp, end).
  *
- * Users: src/commit_cache.c (winner add lines, table-action-only reads) and
- * src/snapshot.c (the keys of add/remove lines during log replay).
+ * Users: src/addline.c (add lines, lines skipped by table-action-only
+ * reads) and src/snapshot.c (the keys of add/remove lines during log
+ * replay).
  *
  * Copyright (c) 2026, deltacc developers
  *

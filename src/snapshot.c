@@ -30,6 +30,7 @@
 
 #include "actions.h"
 #include "checkpoint.h"
+#include "addline.h"
 #include "commit_cache.h"
 #include "fastline.h"
 #include "log_reader.h"
@@ -474,9 +475,9 @@ replay_fast_line(void *arg, const char *line, Size len, int64 offset,
 		rs->fbuf_cap = Max(len + 2, 2 * rs->fbuf_cap);
 		rs->fbuf = MemoryContextAllocHuge(rs->cxt, rs->fbuf_cap);
 	}
-	if (commit_cache_shaped_add_key(line, len, &spath, &spath_len, &ssize))
+	if (addline_shaped_key(line, len, &spath, &spath_len, &ssize))
 	{
-		/* an add line of the repeated layout (commit_cache.c) */
+		/* an add line of the repeated layout (addline.c) */
 		memset(&k, 0, sizeof(k));
 		memcpy(rs->fbuf, spath, spath_len);
 		rs->fbuf[spath_len] = '\0';
@@ -489,7 +490,7 @@ replay_fast_line(void *arg, const char *line, Size len, int64 offset,
 		if (!fl_file_key(line, len, rs->fbuf, &k))
 			return false;
 		if (!k.remove)
-			commit_cache_shape_miss(line, len);
+			addline_shape_miss(line, len);
 	}
 	memset(&fa, 0, sizeof(fa));
 	fa.kind = k.remove ? DELTA_FILE_REMOVE : DELTA_FILE_ADD;
@@ -1022,10 +1023,10 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	DeltaArenaNewBlock(&b.strings, (size_t) k->len + 64);
 	if (mode == DELTA_DECODE_ROW)
 	{
-		/* an add line of the common shape: no parse tree (commit_cache.c) */
+		/* an add line of the common shape: no parse tree (addline.c) */
 		DeltaFileAction *fa = palloc(sizeof(DeltaFileAction));
 
-		if (commit_cache_decode_add_line(&b, line, k->len, fa, true))
+		if (addline_decode_row(&b, line, k->len, fa, true))
 		{
 			DeltaErrorContextPop(&errpos);
 			if (!lazy_key_matches(fa, k))
