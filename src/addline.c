@@ -190,6 +190,8 @@ fast_stats(AddLineDecoder *r, const char **pp, const char *end, FastFields *ff)
 	const char *p = *pp;
 	const char *after;
 
+	if (p >= end)
+		return false;
 	ff->stats_start = p;
 	if (r->esc_stats && dc_json_stats_match_escaped(p, end, &after))
 	{
@@ -480,7 +482,7 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
  * shapes are remade from such a line (after each of the first few misses
  * in a row, then every 64th).  They live for the backend in their own
  * small context.  Assert-enabled builds check every decoded line against
- * the parse tree (assert_fast_matches_tree).
+ * the parse tree (addline_assert_matches_tree).
  * ---------------------------------------------------------------------
  */
 typedef enum LineRole
@@ -499,7 +501,6 @@ typedef enum LineRole
 typedef struct LineShapes
 {
 	MemoryContext cxt;			/* owns everything below */
-	bool		valid;
 	JsShape		pre;			/* the line up to the stats value */
 	JsShape		post;			/* the line after it */
 	JsSlot	   *pre_slots;
@@ -640,6 +641,7 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 	MemoryContext cxt;
 	MemoryContext old;
 	LineShapes *fresh;
+	bool		ok = false;
 	int			k;
 
 	if (ff->stats_start == NULL)
@@ -665,10 +667,10 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 			fresh->pvk[k] = pnstrdup(ff->pvk[k], ff->pvkl[k]);
 			fresh->pvkl[k] = ff->pvkl[k];
 		}
-		fresh->valid = line_roles_complete(fresh, ff);
+		ok = line_roles_complete(fresh, ff);
 	}
 	MemoryContextSwitchTo(old);
-	if (!fresh->valid)
+	if (!ok)
 	{
 		MemoryContextDelete(cxt);
 		return;
@@ -794,12 +796,18 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 }
 
 /*
- * fast_add_shaped: addline_decode for a line of the current line shapes; false
- * (nothing usable in *fa) when it is not one.
+ * line_shape_match: true when the line is one of the current line shapes
+ * with a valid stats value: then it is provably exactly one add action of
+ * the subset.  fa / ff not NULL: also every slot passes its role's check,
+ * and *fa / *ff hold the line's scalar fields, where its path and
+ * partition values are, and (r not NULL) its stats value as fast_stats
+ * takes it (the line is then one addline_decode decodes); r NULL: the
+ * stats string is only validated (fl_skip_string, which also takes \u
+ * escapes the decoder leaves to the general path).
  */
 static bool
-fast_add_shaped(AddLineDecoder *r, const char *line, Size len,
-				DeltaFileAction *fa, FastFields *ff)
+line_shape_match(AddLineDecoder *r, const char *line, Size len,
+				 DeltaFileAction *fa, FastFields *ff)
 {
 	LineShapes *ls = line_shapes;
 	const char *end = line + len;
@@ -807,84 +815,28 @@ fast_add_shaped(AddLineDecoder *r, const char *line, Size len,
 	size_t		consumed;
 	int			k;
 
-	if (ls == NULL || !ls->valid ||
+	if (ls == NULL ||
 		!js_match(&ls->pre, line, end, ls->pre_slots, &consumed, NULL, NULL))
 		return false;
 	p = line + consumed;
-	ff->npv = ls->npv;
-	for (k = 0; k < ls->npv; k++)
+	if (fa != NULL)
 	{
-		ff->pvk[k] = ls->pvk[k];
-		ff->pvkl[k] = ls->pvkl[k];
+		ff->npv = ls->npv;
+		for (k = 0; k < ls->npv; k++)
+		{
+			ff->pvk[k] = ls->pvk[k];
+			ff->pvkl[k] = ls->pvkl[k];
+		}
+		if (!line_slots_take(ls, ls->pre_slots, ls->npre_roles, ls->pre_at,
+							 ls->pre_role, line, fa, ff))
+			return false;
 	}
-	if (!line_slots_take(ls, ls->pre_slots, ls->npre_roles, ls->pre_at,
-						 ls->pre_role, line, fa, ff) ||
-		!fast_stats(r, &p, end, ff) ||
-		!js_match(&ls->post, p, end, ls->post_slots, &consumed, NULL, NULL) ||
-		consumed != (size_t) (end - p) ||
-		!line_slots_take(ls, ls->post_slots, ls->npost_roles, ls->post_at,
-						 ls->post_role, p, fa, ff))
-		return false;
-	return true;
-}
-
-/*
- * addline_decode: see addline.h.  A line of the current line shapes is
- * decoded from their slots, any other by fast_add_generic (and the shapes
- * remade from it).
- */
-bool
-addline_decode(AddLineDecoder *r, const char *line, Size len,
-			   DeltaFileAction *fa)
-{
-	FastFields	ff;
-
-	memset(fa, 0, sizeof(*fa));
-	memset(&ff, 0, sizeof(ff));
-	if (fast_add_shaped(r, line, len, fa, &ff))
+	if (r != NULL)
 	{
-		line_shape_misses = 0;
-		fast_build(r, &ff, fa);
-		return true;
+		if (!fast_stats(r, &p, end, ff))
+			return false;
 	}
-	/* (a declined shaped try may have set fields: start again) */
-	memset(fa, 0, sizeof(*fa));
-	memset(&ff, 0, sizeof(ff));
-	r->deferred = false;
-	if (!fast_add_generic(r, line, len, fa, &ff))
-		return false;
-	if (line_shape_want())
-		line_shape_learn(line, len, &ff);
-	fast_build(r, &ff, fa);
-	return true;
-}
-
-/*
- * line_shape_key: true when the line is one of the current line shapes
- * with a valid stats value (a string of the subset, or null): then it is
- * provably exactly one add action of the subset.  fa not NULL: also every
- * slot passes its role's check, so addline_decode would decode it, and *fa /
- * *ff hold its scalar fields and where its path and partition values are
- * (the stats are not decoded).
- */
-static bool
-line_shape_key(const char *line, Size len, DeltaFileAction *fa,
-			   FastFields *ff)
-{
-	LineShapes *ls = line_shapes;
-	const char *end = line + len;
-	const char *p;
-	size_t		consumed;
-
-	if (ls == NULL || !ls->valid ||
-		!js_match(&ls->pre, line, end, ls->pre_slots, &consumed, NULL, NULL))
-		return false;
-	p = line + consumed;
-	if (fa != NULL &&
-		!line_slots_take(ls, ls->pre_slots, ls->npre_roles, ls->pre_at,
-						 ls->pre_role, line, fa, ff))
-		return false;
-	if (p < end && *p == '"')
+	else if (p < end && *p == '"')
 	{
 		if (!fl_skip_string(&p, end))
 			return false;
@@ -904,13 +856,43 @@ line_shape_key(const char *line, Size len, DeltaFileAction *fa,
 }
 
 /*
- * line_shape_key when only the proof is wanted (a line to skip: its
+ * addline_decode: see addline.h.  A line of the current line shapes is
+ * decoded from their slots, any other by fast_add_generic (and the shapes
+ * remade from it).
+ */
+bool
+addline_decode(AddLineDecoder *r, const char *line, Size len,
+			   DeltaFileAction *fa)
+{
+	FastFields	ff;
+
+	memset(fa, 0, sizeof(*fa));
+	memset(&ff, 0, sizeof(ff));
+	if (line_shape_match(r, line, len, fa, &ff))
+	{
+		fast_build(r, &ff, fa);
+		return true;
+	}
+	/* (a declined shaped try may have set fields: start again) */
+	memset(fa, 0, sizeof(*fa));
+	memset(&ff, 0, sizeof(ff));
+	r->deferred = false;
+	if (!fast_add_generic(r, line, len, fa, &ff))
+		return false;
+	if (line_shape_want())
+		line_shape_learn(line, len, &ff);
+	fast_build(r, &ff, fa);
+	return true;
+}
+
+/*
+ * line_shape_match when only the proof is wanted (a line to skip: its
  * fields are not checked, as skip_line_generic does not check them)
  */
 static bool
 line_shape_skip(const char *line, Size len)
 {
-	return line_shape_key(line, len, NULL, NULL);
+	return line_shape_match(NULL, line, len, NULL, NULL);
 }
 
 /*
@@ -923,7 +905,12 @@ addline_shaped_key(const char *line, Size len, const char **path,
 	DeltaFileAction fa;
 	FastFields	ff;
 
-	if (!line_shape_key(line, len, &fa, &ff))
+	/* (only what is read below; the roles write the rest) */
+	fa.has_size = false;
+	fa.size = 0;
+	ff.path = NULL;
+	ff.path_len = 0;
+	if (!line_shape_match(NULL, line, len, &fa, &ff))
 		return false;
 	Assert(fa.has_size && ff.path != NULL);
 	*path = ff.path;

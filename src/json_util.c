@@ -1730,7 +1730,6 @@ struct StatsLayout
 	JsShape		eshape;
 };
 
-
 /* Rebuild after each of the first few misses in a row, then every 64th. */
 #define STATS_LAYOUT_EAGER_MISSES 4
 #define STATS_LAYOUT_RETRY_EVERY 64
@@ -2152,16 +2151,8 @@ static char *
 unescape_quotes_copy(const char *text, size_t len)
 {
 	char	   *plain = palloc(len + 1);
-	size_t		i;
-	size_t		o = 0;
 
-	for (i = 0; i < len; i++)
-	{
-		if (text[i] == '\\' && i + 1 < len && text[i + 1] == '"')
-			i++;
-		plain[o++] = text[i];
-	}
-	plain[o] = '\0';
+	plain[js_unescape_quotes(plain, text, len)] = '\0';
 	return plain;
 }
 
@@ -2198,14 +2189,21 @@ layout_build_escaped(StatsLayout *lay, const char *text, size_t len)
 		lay->eshape.nslots != lay->shape.nslots ||
 		!js_match(&lay->eshape, esc, esc + elen, eslots, &consumed, NULL, NULL) ||
 		consumed != elen)
+	{
+		pfree(esc);
+		pfree(eslots);
 		return;
+	}
 	for (k = 0; k < lay->shape.nslots; k++)
 		if (eslots[k].kind != lay->slots[k].kind ||
 			eslots[k].len != lay->slots[k].len ||
 			memcmp(esc + eslots[k].off, text + lay->slots[k].off,
 				   eslots[k].len) != 0)
-			return;
-	lay->has_eshape = true;
+			break;
+	lay->has_eshape = (k == lay->shape.nslots);
+	/* (the shape keeps its own copy of the model) */
+	pfree(esc);
+	pfree(eslots);
 }
 
 /*
@@ -2401,8 +2399,11 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 
 		if (escaped)
 		{
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+
 			text = unescape_quotes_copy(text, len);
 			len = strlen(text);
+			MemoryContextSwitchTo(old);
 		}
 		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
 		for (k = 0; k < lay->peek_root.len; k++)
@@ -2546,6 +2547,15 @@ dc_json_stats_match_escaped(const char *p, const char *end, const char **after)
 	dc_escaped_seq = dc_layout_seq;
 	*after = p + consumed + 1;
 	return true;
+}
+
+/*
+ * dc_json_stats_escaped_forget: see json_util.h.
+ */
+void
+dc_json_stats_escaped_forget(void)
+{
+	dc_escaped_text = NULL;
 }
 
 /*

@@ -159,6 +159,13 @@ extern Jsonb *dc_json_stats_escaped_to_jsonb(const char *text,
 extern char *dc_json_stats_escaped_text(const char *text);
 
 /*
+ * Forget the last escaped match (dc_json_stats_match_escaped): a caller
+ * about to read another line, whose bytes may take the matched line's
+ * place, makes any use of the old match an error.
+ */
+extern void dc_json_stats_escaped_forget(void);
+
+/*
  * Append the canonical JSON text of v to buf (compact, keys in their
  * original order, duplicates kept, numbers as their exact token text,
  * strings re-escaped).

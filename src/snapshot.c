@@ -29,10 +29,11 @@
 #include "utils/memutils.h"
 
 #include "actions.h"
-#include "checkpoint.h"
 #include "addline.h"
+#include "checkpoint.h"
 #include "commit_cache.h"
 #include "fastline.h"
+#include "json_util.h"
 #include "log_reader.h"
 #include "snapshot.h"
 
@@ -1078,6 +1079,8 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 	const LiveKey *k;
 
 	Assert(i >= 0 && i < snap->n_files);
+	/* a statistics match of the previous file is spent (its line may go) */
+	dc_json_stats_escaped_forget();
 	if (snap->files != NULL)
 		return snap->files[i];
 	k = snap->lazy->keys[i];

@@ -335,8 +335,8 @@ js_split(const char *m, size_t n, JsQuoting q, JsPiece *pieces)
 	return nslots;
 }
 
-/* copy src[0 .. len) to dst, each backslash + '"' as '"'; returns bytes written */
-static size_t
+/* See jshape.h. */
+size_t
 js_unescape_quotes(char *dst, const char *src, size_t len)
 {
 	size_t		i = 0;
@@ -395,7 +395,7 @@ js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
 		{
 			memset(pc->short_lit, 0, JS_SHORT_LIT);
 			memcpy(pc->short_lit, model + pc->lit_off, pc->lit_len);
-			pc->short_mask = pc->lit_len == 32 ? ~(uint32_t) 0 :
+			pc->short_mask = pc->lit_len == JS_SHORT_LIT ? ~(uint32_t) 0 :
 				((uint32_t) 1 << pc->lit_len) - 1;
 		}
 	}

@@ -120,4 +120,11 @@ extern bool js_match(const JsShape *shape, const char *p, const char *end,
 					 JsSlot *slots, size_t *consumed, char *out,
 					 size_t *outlen);
 
+/*
+ * Copy src[0 .. len) to dst (room for len bytes), each backslash + '"' as
+ * '"' (a text of a JS_ESCAPED shape has no other escape); returns the
+ * bytes written.  Adds no NUL.
+ */
+extern size_t js_unescape_quotes(char *dst, const char *src, size_t len);
+
 #endif							/* DELTACC_JSHAPE_H */

@@ -72,3 +72,7 @@ SELECT path, partition_values FROM deltacc.snapshot_files(current_setting('delta
  WHERE path LIKE '%f005%';
 SELECT count(*) FROM deltacc.conflicts(current_setting('deltacc_test.ls') || 'bad_partition_true', 1, '{id < 5}',
                                        read_files => '{p=a/f000.parquet}');
+-- a last line cut right after "stats": (the shapes' prefix, whole)
+SELECT count(*) FROM deltacc.snapshot_files(current_setting('deltacc_test.ls') || 'bad_truncated_at_stats');
+SELECT count(*) FROM deltacc.conflicts(current_setting('deltacc_test.ls') || 'bad_truncated_at_stats', 1, '{id < 5}',
+                                       read_files => '{p=a/f000.parquet}');

@@ -13,7 +13,9 @@ test/sql/line_shapes.sql.
   in between (the shapes are made again).
 - bad_<case>/: version 0 as above, version 1: five lines of the layout,
   then one line of the same layout whose slot its role refuses (the decoder
-  must give the same error as without shapes), then five more.
+  must give the same error as without shapes), then five more;
+  bad_truncated_at_stats/ ends instead with a line cut right after
+  "stats": (no value, no newline: the shapes' prefix matches it whole).
 
 Run: python3 test/data/line_shapes/generate.py (deterministic output; the
 generated logs are committed so the tests never need Python).
@@ -56,7 +58,8 @@ def other_layout(i):
             '"dataChange":true,"modificationTime":1700000000000,"stats":null}}' % (i, 7 * i))
 
 
-def write_table(name, lines):
+def write_table(name, lines, tail=None):
+    """tail: a last line written as it is (no newline, need not be JSON)."""
     d = os.path.join(HERE, name, '_delta_log')
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, '%020d.json' % 0), 'w') as f:
@@ -66,6 +69,8 @@ def write_table(name, lines):
         for l in lines:
             json.loads(l)          # (every line is valid JSON)
             f.write(l + '\n')
+        if tail is not None:
+            f.write(tail)
 
 
 def main():
@@ -94,6 +99,10 @@ def main():
         'base_true': dict(base='true'),
         'partition_true': dict(p='true'),
     }
+    # the file ends right after "stats": (no value, no newline)
+    model = add_line(5)
+    write_table('bad_truncated_at_stats', [add_line(i) for i in range(5)],
+                tail=model[:model.index('"stats":') + len('"stats":')])
     for case, kw in sorted(bad.items()):
         lines = [add_line(i) for i in range(5)] + [add_line(5, **kw)] + \
             [add_line(i) for i in range(6, 11)]
