@@ -429,6 +429,90 @@ js_slot_at(const JsShape *shape, size_t off)
 	return -1;
 }
 
+#if defined(__SSE2__) && defined(__GNUC__)
+/*
+ * js_number_fast: the end of the number token at p when it is an unsigned
+ * integer of 1 to 15 digits without a leading zero (or the one digit 0)
+ * followed by a byte that continues no number ('.', 'e', 'E', a digit),
+ * the sixteen bytes from p read at once (they must be readable); NULL:
+ * js_number_end decides.  The token is then the one JSON's grammar takes
+ * (greedy: every digit, and nothing after the last).
+ */
+static inline const char *
+js_number_fast(const char *p)
+{
+	__m128i		x = _mm_loadu_si128((const __m128i *) p);
+	unsigned	d = (unsigned) _mm_movemask_epi8(
+		_mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+					  _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1))));
+	unsigned	nd = (unsigned) __builtin_ctz(~d);	/* leading digits */
+	char		c;
+
+	if (nd == 0 || nd > 15 || (p[0] == '0' && nd > 1))
+		return NULL;
+	c = p[nd];
+	if (c == '.' || c == 'e' || c == 'E')
+		return NULL;
+	return p + nd;
+}
+#endif
+
+/*
+ * js_match_slots: js_match without output (the common case: the walk
+ * without the copies), the same answers.
+ */
+static bool
+js_match_slots(const JsShape *shape, const char *p, const char *end,
+			   JsSlot *slots, size_t *consumed)
+{
+	const char *pos = p;
+	const JsPiece *pc = shape->pieces;
+	const JsPiece *last = shape->pieces + shape->nslots;
+	JsSlot	   *sl = slots;
+
+	for (;; pc++, sl++)
+	{
+		const char *e;
+		JsSlotKind	kind;
+		size_t		ll = pc->lit_len;
+
+		if (ll <= JS_SHORT_LIT && end - pos >= JS_SHORT_LIT)
+		{
+			if (!js_lit_short(pc, pos))
+				return false;
+		}
+		else if ((size_t) (end - pos) < ll ||
+				 !js_same(pos, shape->model + pc->lit_off, ll))
+			return false;
+		pos += ll;
+		if (pc == last)
+			break;
+		kind = pc->kind;
+		if (kind == JS_SLOT_NUMBER)
+		{
+			e = NULL;
+#if defined(__SSE2__) && defined(__GNUC__)
+			if (end - pos >= 16)
+				e = js_number_fast(pos);
+#endif
+			if (e == NULL)
+				e = js_number_end(pos, end);
+		}
+		else if (kind == JS_SLOT_STRING)
+			e = js_plain_run(pos, end);	/* the next literal has the quote */
+		else
+			e = js_word_end(pos, end, &kind);
+		if (e == NULL)
+			return false;
+		sl->off = pos - p;
+		sl->len = e - pos;
+		sl->kind = kind;
+		pos = e;
+	}
+	*consumed = pos - p;
+	return true;
+}
+
 /* See jshape.h. */
 bool
 js_match(const JsShape *shape, const char *p, const char *end,
@@ -438,6 +522,8 @@ js_match(const JsShape *shape, const char *p, const char *end,
 	char	   *o = out;
 	int			i;
 
+	if (out == NULL)
+		return js_match_slots(shape, p, end, slots, consumed);
 	for (i = 0;; i++)
 	{
 		const JsPiece *pc = &shape->pieces[i];

@@ -28,6 +28,36 @@ valid_json(const char *text, size_t len)
 	return ok;
 }
 
+/*
+ * js_match without output takes its own walk: it must give the answer,
+ * the slots and the length the walk with output gives.
+ */
+static void
+same_without_output(const JsShape *sh, const char *cand, size_t clen)
+{
+	JsSlot	   *s1 = malloc(sizeof(JsSlot) * (sh->nslots + 1));
+	JsSlot	   *s2 = malloc(sizeof(JsSlot) * (sh->nslots + 1));
+	char	   *out = malloc(clen + 1);
+	size_t		c1 = 0;
+	size_t		c2 = 0;
+	size_t		outlen;
+	bool		m1 = js_match(sh, cand, cand + clen, s1, &c1, out, &outlen);
+	bool		m2 = js_match(sh, cand, cand + clen, s2, &c2, NULL, NULL);
+	int			i;
+
+	FUZZ_ASSERT(m1 == m2);
+	if (m1)
+	{
+		FUZZ_ASSERT(c1 == c2);
+		for (i = 0; i < sh->nslots; i++)
+			FUZZ_ASSERT(s1[i].off == s2[i].off && s1[i].len == s2[i].len &&
+						s1[i].kind == s2[i].kind);
+	}
+	free(s1);
+	free(s2);
+	free(out);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -59,6 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(consumed <= clen && outlen == consumed);
 			FUZZ_ASSERT(valid_json(cand, consumed));
 		}
+		same_without_output(&sh, cand, clen);
 		free(slots);
 		free(out);
 	}
@@ -69,6 +100,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out = malloc(clen + 1);
 		if (js_match(&sh, cand, cand + clen, slots, &consumed, out, &outlen))
 			FUZZ_ASSERT(consumed <= clen && outlen <= consumed);
+		same_without_output(&sh, cand, clen);
 		free(slots);
 		free(out);
 	}
