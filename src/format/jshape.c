@@ -458,8 +458,8 @@ js_number_fast(const char *p)
 #endif
 
 /*
- * js_match_slots: js_match without output (the common case: the walk
- * without the copies), the same answers.
+ * js_match_slots: the walk of js_match (slots and length; the output, when
+ * wanted, is put together from the slots afterwards).
  */
 static bool
 js_match_slots(const JsShape *shape, const char *p, const char *end,
@@ -518,62 +518,25 @@ bool
 js_match(const JsShape *shape, const char *p, const char *end,
 		 JsSlot *slots, size_t *consumed, char *out, size_t *outlen)
 {
-	const char *pos = p;
 	char	   *o = out;
 	int			i;
 
+	if (!js_match_slots(shape, p, end, slots, consumed))
+		return false;
 	if (out == NULL)
-		return js_match_slots(shape, p, end, slots, consumed);
+		return true;
+	/* the instance unescaped: the literals' unescaped forms and the tokens */
 	for (i = 0;; i++)
 	{
 		const JsPiece *pc = &shape->pieces[i];
-		const char *e;
-		JsSlotKind	kind;
 
-		if (pc->lit_len <= JS_SHORT_LIT && end - pos >= JS_SHORT_LIT)
-		{
-			if (!js_lit_short(pc, pos))
-				return false;
-		}
-		else if ((size_t) (end - pos) < pc->lit_len ||
-				 !js_same(pos, shape->model + pc->lit_off, pc->lit_len))
-			return false;
-		pos += pc->lit_len;
-		if (o != NULL)
-		{
-			js_copy(o, shape->umodel + pc->ulit_off, pc->ulit_len);
-			o += pc->ulit_len;
-		}
+		js_copy(o, shape->umodel + pc->ulit_off, pc->ulit_len);
+		o += pc->ulit_len;
 		if (i == shape->nslots)
 			break;
-		kind = pc->kind;
-		switch (pc->kind)
-		{
-			case JS_SLOT_NUMBER:
-				e = js_number_end(pos, end);
-				break;
-			case JS_SLOT_STRING:
-				/* the next literal starts with the closing quote */
-				e = js_plain_run(pos, end);
-				break;
-			default:
-				e = js_word_end(pos, end, &kind);
-				break;
-		}
-		if (e == NULL)
-			return false;
-		slots[i].off = pos - p;
-		slots[i].len = e - pos;
-		slots[i].kind = kind;
-		if (o != NULL)
-		{
-			js_copy(o, pos, e - pos);
-			o += e - pos;
-		}
-		pos = e;
+		js_copy(o, p + slots[i].off, slots[i].len);
+		o += slots[i].len;
 	}
-	*consumed = pos - p;
-	if (out != NULL)
-		*outlen = o - out;
+	*outlen = o - out;
 	return true;
 }

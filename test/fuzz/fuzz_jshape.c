@@ -29,18 +29,21 @@ valid_json(const char *text, size_t len)
 }
 
 /*
- * js_match without output takes its own walk: it must give the answer,
- * the slots and the length the walk with output gives.
+ * js_match with output puts the instance together from the slots after
+ * the walk: it must give the answer, slots and length it gives without
+ * output, and an output equal to the matched bytes (JS_PLAIN) or to them
+ * with each backslash + '"' as '"' (JS_ESCAPED).
  */
 static void
-same_without_output(const JsShape *sh, const char *cand, size_t clen)
+check_output(const JsShape *sh, const char *cand, size_t clen)
 {
 	JsSlot	   *s1 = malloc(sizeof(JsSlot) * (sh->nslots + 1));
 	JsSlot	   *s2 = malloc(sizeof(JsSlot) * (sh->nslots + 1));
 	char	   *out = malloc(clen + 1);
+	char	   *ref = malloc(clen + 1);
 	size_t		c1 = 0;
 	size_t		c2 = 0;
-	size_t		outlen;
+	size_t		outlen = 0;
 	bool		m1 = js_match(sh, cand, cand + clen, s1, &c1, out, &outlen);
 	bool		m2 = js_match(sh, cand, cand + clen, s2, &c2, NULL, NULL);
 	int			i;
@@ -48,14 +51,25 @@ same_without_output(const JsShape *sh, const char *cand, size_t clen)
 	FUZZ_ASSERT(m1 == m2);
 	if (m1)
 	{
+		size_t		reflen;
+
 		FUZZ_ASSERT(c1 == c2);
 		for (i = 0; i < sh->nslots; i++)
 			FUZZ_ASSERT(s1[i].off == s2[i].off && s1[i].len == s2[i].len &&
 						s1[i].kind == s2[i].kind);
+		if (sh->quoting == JS_PLAIN)
+		{
+			memcpy(ref, cand, c1);
+			reflen = c1;
+		}
+		else
+			reflen = js_unescape_quotes(ref, cand, c1);
+		FUZZ_ASSERT(outlen == reflen && memcmp(out, ref, reflen) == 0);
 	}
 	free(s1);
 	free(s2);
 	free(out);
+	free(ref);
 }
 
 int
@@ -89,7 +103,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(consumed <= clen && outlen == consumed);
 			FUZZ_ASSERT(valid_json(cand, consumed));
 		}
-		same_without_output(&sh, cand, clen);
+		check_output(&sh, cand, clen);
 		free(slots);
 		free(out);
 	}
@@ -100,7 +114,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out = malloc(clen + 1);
 		if (js_match(&sh, cand, cand + clen, slots, &consumed, out, &outlen))
 			FUZZ_ASSERT(consumed <= clen && outlen <= consumed);
-		same_without_output(&sh, cand, clen);
+		check_output(&sh, cand, clen);
 		free(slots);
 		free(out);
 	}
