@@ -87,6 +87,41 @@ escape_len(const unsigned char *q, const unsigned char *e)
 
 #if defined(__SSE2__)
 /*
+ * walk_flagged: the flagged bytes m (fl_special16's kind) of the
+ * width-byte block at p, one by one.  Returns 1 at the closing quote (*pp
+ * past it), -1 for a byte or escape outside the subset, 0 when the block
+ * is done; *next (the block's end on entry) moves past an escape that ran
+ * beyond it.
+ */
+static inline int
+walk_flagged(const unsigned char *p, uint32 m, int width,
+			 const unsigned char *e, const unsigned char **pp,
+			 const unsigned char **next)
+{
+	while (m != 0)
+	{
+		const unsigned char *q = p + pg_rightmost_one_pos32(m);
+		int			n;
+
+		if (*q == '"')
+		{
+			*pp = q + 1;
+			return 1;
+		}
+		if (*q != '\\' || (n = escape_len(q, e)) == 0)
+			return -1;			/* control, non-ASCII, not in the subset */
+		q += n;
+		if (q - p >= width)
+		{
+			*next = q;			/* the escape ran past the block */
+			return 0;
+		}
+		m &= ~(uint32) 0 << (q - p);	/* the escape's bytes are done */
+	}
+	return 0;
+}
+
+/*
  * skip_escape_run: sixteen bytes at a time, the part of fl_skip_string's
  * work that lies at least sixteen bytes before e: *pp (inside the string)
  * advances over plain bytes and escapes of the subset.  Returns 1 at the
@@ -104,6 +139,7 @@ skip_escape_run(const unsigned char **pp, const unsigned char *e)
 	{
 		unsigned	m = fl_special16(p);
 		const unsigned char *next = p + 16;
+		int			r;
 
 		if (m != 0 && e - p >= 17)
 		{
@@ -138,26 +174,9 @@ skip_escape_run(const unsigned char **pp, const unsigned char *e)
 				return 1;
 			}
 		}
-		while (m != 0)
-		{
-			const unsigned char *q = p + pg_rightmost_one_pos32(m);
-			int			n;
-
-			if (*q == '"')
-			{
-				*pp = q + 1;
-				return 1;
-			}
-			if (*q != '\\' || (n = escape_len(q, e)) == 0)
-				return -1;		/* control, non-ASCII, not in the subset */
-			q += n;
-			if (q - p >= 16)
-			{
-				next = q;		/* the escape ran past the block */
-				break;
-			}
-			m &= ~0U << (q - p);	/* the escape's bytes are done */
-		}
+		r = walk_flagged(p, m, 16, e, pp, &next);	/* (m 0: nothing) */
+		if (r != 0)
+			return r;
 		p = next;
 	}
 	*pp = p;
@@ -192,6 +211,7 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 											_mm256_cmpgt_epi8(space, x)),
 							_mm256_cmpeq_epi8(x, del)));
 		const unsigned char *next = p + 32;
+		int			r;
 
 		if (m == 0)
 		{
@@ -200,7 +220,7 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 		}
 		if (b != 0)
 		{
-			/* the whole block when every backslash escapes '"' or '/' */
+			/* the block at once if each backslash escapes '"' or '/' */
 			__m256i		y = _mm256_loadu_si256((const __m256i *) (p + 1));
 			uint32		esc = (uint32) _mm256_movemask_epi8(
 				_mm256_or_si256(_mm256_cmpeq_epi8(y, quote),
@@ -221,34 +241,9 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 				return 1;
 			}
 		}
-		else
-		{
-			/* no escape: the first flagged byte ends the string or fails */
-			if (p[__builtin_ctz(m)] != '"')
-				return -1;
-			*pp = p + __builtin_ctz(m) + 1;
-			return 1;
-		}
-		while (m != 0)
-		{
-			const unsigned char *q = p + __builtin_ctz(m);
-			int			n;
-
-			if (*q == '"')
-			{
-				*pp = q + 1;
-				return 1;
-			}
-			if (*q != '\\' || (n = escape_len(q, e)) == 0)
-				return -1;		/* control, non-ASCII, not in the subset */
-			q += n;
-			if (q - p >= 32)
-			{
-				next = q;		/* the escape ran past the block */
-				break;
-			}
-			m &= ~(uint32) 0 << (q - p);	/* the escape's bytes are done */
-		}
+		r = walk_flagged(p, m, 32, e, pp, &next);
+		if (r != 0)
+			return r;
 		p = next;
 	}
 	*pp = p;
