@@ -85,7 +85,7 @@ FORMAT_TESTS = $(wildcard test/format/test_*.c)
 # libsnappy is only the unit tests' oracle for src/format/snappy.c.
 FORMAT_TEST_LIBS = -lsnappy
 
-test/format/run_tests: $(FORMAT_SRCS) $(wildcard src/format/*.h) $(FORMAT_TESTS) test/format/run_tests.c test/format/unit.h
+test/format/run_tests: $(FORMAT_SRCS) $(wildcard src/format/*.h) $(FORMAT_TESTS) test/format/run_tests.c test/format/unit.h test/format/ref_json.h
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Wvla -Isrc/format -o $@ \
 		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS) $(FORMAT_TEST_LIBS)
 

@@ -179,6 +179,47 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 }
 
 /*
+ * rb_stats_fill_memo: decide, for each read, the current winner's files
+ * among files[0..n) that its memo does not know yet, column by column
+ * (delta_read_stats_may_match_columns: the same answers as rb_stats_match,
+ * without a call per file and read), and remember the answers.  A read
+ * the columns cannot decide is left to rb_stats_match.
+ */
+static void
+rb_stats_fill_memo(ReadBinding *rb, int n, const DeltaFileAction **files)
+{
+	const DeltaFileAction *first = rb->winner->files;
+	const DeltaFileAction *last = first + rb->winner->n_files;
+	int		   *idx = palloc(sizeof(int) * Max(n, 1));
+	bool	   *keep = palloc(sizeof(bool) * Max(n, 1));
+	int			r,
+				i;
+
+	for (r = 0; r < rb->reads_n; r++)
+	{
+		uint8	   *memo = rb->memo[r];
+		int			m = 0;
+
+		for (i = 0; i < n; i++)
+		{
+			if (files[i] >= first && files[i] < last &&
+				memo[files[i] - first] == 0)
+				idx[m++] = (int) (files[i] - first);
+		}
+		if (m == 0 ||
+			!delta_read_stats_may_match_columns(rb->rs, r, rb->nan_ok, m, idx,
+												rb->hdr, rb->ncols,
+												rb->col_leaf, rb->colvals,
+												keep))
+			continue;
+		for (i = 0; i < m; i++)
+			memo[idx[i]] = keep[i] ? 2 : 1;
+	}
+	pfree(idx);
+	pfree(keep);
+}
+
+/*
  * rb_is_winner_adds: whether files[0..n) is the current winner's list of
  * AddFiles in order, as conflict_check_winner passes it (the positions a
  * kept list speaks of).
@@ -250,6 +291,8 @@ rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
 			if (memo[r] == NULL)
 				first = last = NULL;	/* some read remembers nothing */
 		}
+		if (first != NULL)
+			rb_stats_fill_memo(rb, n, files);
 	}
 	for (i = 0; i < n; i++)
 	{

@@ -1727,6 +1727,27 @@ flat_prepare(DeltaReadSet *rs, KVariant *v)
 }
 
 /*
+ * flat_cmp_true: one comparison of a flat keep-predicate on one leaf's
+ * statistics is TRUE (a missing statistic is NULL: not TRUE).
+ */
+static inline bool
+flat_cmp_true(const FlatCmp *fc, const DeltaLeafStats *ls)
+{
+	Datum		d;
+	int64		x;
+
+	if (fc->is_min ? !ls->has_min : !ls->has_max)
+		return false;
+	d = fc->is_min ? ls->min : ls->max;
+	if (fc->widen)
+		d = widen_ts_max(d);
+	x = fc->native == NATIVE_INT64 ? DatumGetInt64(d) :
+		fc->native == NATIVE_INT32 ? (int64) DatumGetInt32(d) :
+		(int64) DatumGetInt16(d);
+	return native_cmp(x, fc->cst, fc->strategy);
+}
+
+/*
  * flat_eval: k_eval(...) == 1 for a flat keep-predicate: every comparison
  * true (a missing statistic is NULL, and NULL or FALSE in an AND is not
  * TRUE).
@@ -1737,23 +1758,8 @@ flat_eval(const KVariant *v, const DeltaFileStats *fs)
 	int			i;
 
 	for (i = 0; i < v->n_flat; i++)
-	{
-		const FlatCmp *fc = &v->flat[i];
-		const DeltaLeafStats *ls = &fs->leaves[fc->leaf];
-		Datum		d;
-		int64		x;
-
-		if (fc->is_min ? !ls->has_min : !ls->has_max)
+		if (!flat_cmp_true(&v->flat[i], &fs->leaves[v->flat[i].leaf]))
 			return false;
-		d = fc->is_min ? ls->min : ls->max;
-		if (fc->widen)
-			d = widen_ts_max(d);
-		x = fc->native == NATIVE_INT64 ? DatumGetInt64(d) :
-			fc->native == NATIVE_INT32 ? (int64) DatumGetInt32(d) :
-			(int64) DatumGetInt16(d);
-		if (!native_cmp(x, fc->cst, fc->strategy))
-			return false;
-	}
 	return true;
 }
 
@@ -2387,6 +2393,24 @@ verify_stats(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs
 }
 
 /*
+ * leaf_verified: one leaf's statistics are complete enough for verify_ok:
+ * a null count, and the minimum / maximum asked for unless every value is
+ * null (has_nr / nr: the file's numRecords).
+ */
+static inline bool
+leaf_verified(const DeltaLeafStats *ls, bool need_min, bool need_max,
+			  bool has_nr, int64 nr)
+{
+	bool		all_null;
+
+	if (!ls->has_null_count)
+		return false;
+	all_null = has_nr && ls->null_count == nr;
+	return !((need_min && !ls->has_min && !all_null) ||
+			 (need_max && !ls->has_max && !all_null));
+}
+
+/*
  * verify_ok: verify_stats without building a reason (nothing allocated):
  * true when every referenced statistic verifies.
  */
@@ -2400,15 +2424,9 @@ verify_ok(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *fs)
 	for (j = 0; j < v->n_need; j++)
 	{
 		int			i = v->need_leaf[j];
-		const DeltaLeafStats *ls = &fs->leaves[i];
-		bool		all_null;
 
-		if (!ls->has_null_count)
-			return false;
-		all_null = fs->has_num_records && ls->null_count == fs->num_records;
-		if (v->need_min[i] && !ls->has_min && !all_null)
-			return false;
-		if (v->need_max[i] && !ls->has_max && !all_null)
+		if (!leaf_verified(&fs->leaves[i], v->need_min[i], v->need_max[i],
+						   fs->has_num_records, fs->num_records))
 			return false;
 	}
 	return true;
@@ -2586,6 +2604,98 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 							   describe_stats(rs, v, fs));
 	}
 	return false;
+}
+
+/* The largest flat keep-predicate delta_read_stats_may_match_columns takes. */
+#define COLUMNS_MAX_TERMS 16
+
+/* the position of leaf among col_leaf[0 .. ncols), or -1 */
+static int
+column_of_leaf(int leaf, int ncols, const int *col_leaf)
+{
+	int			k;
+
+	for (k = 0; k < ncols; k++)
+		if (col_leaf[k] == leaf)
+			return k;
+	return -1;
+}
+
+/*
+ * See predicate.h.  The same steps as delta_read_stats_may_match without a
+ * reason (has_stats, then verify_ok, then flat_eval), each reading the
+ * file's leaf statistics from its column instead of a DeltaFileStats.
+ */
+bool
+delta_read_stats_may_match_columns(DeltaReadSet *rs, int read,
+								   bool writer_includes_nan,
+								   int n, const int *idx,
+								   const DeltaStatsHeader *hdr,
+								   int ncols, const int *col_leaf,
+								   DeltaLeafStats *const *colvals,
+								   bool *keep)
+{
+	const KVariant *v;
+	const DeltaLeafStats *need_col[COLUMNS_MAX_TERMS];
+	bool		need_min[COLUMNS_MAX_TERMS];
+	bool		need_max[COLUMNS_MAX_TERMS];
+	const DeltaLeafStats *flat_col[COLUMNS_MAX_TERMS];
+	int			j,
+				t;
+
+	Assert(read >= 0 && read < rs->nreads);
+	v = &rs->reads[read].v[writer_includes_nan ? 1 : 0];
+	if (v->k == NULL || v->n_flat <= 0 ||
+		v->n_flat > COLUMNS_MAX_TERMS || v->n_need > COLUMNS_MAX_TERMS)
+		return false;
+	for (t = 0; t < v->n_need; t++)
+	{
+		int			leaf = v->need_leaf[t];
+		int			k = column_of_leaf(leaf, ncols, col_leaf);
+
+		if (k < 0)
+			return false;
+		need_col[t] = colvals[k];
+		need_min[t] = v->need_min[leaf];
+		need_max[t] = v->need_max[leaf];
+	}
+	for (t = 0; t < v->n_flat; t++)
+	{
+		int			k = column_of_leaf(v->flat[t].leaf, ncols, col_leaf);
+
+		if (k < 0)
+			return false;
+		flat_col[t] = colvals[k];
+	}
+
+	for (j = 0; j < n; j++)
+	{
+		int			i = idx[j];
+		const DeltaStatsHeader *h = &hdr[i];
+		bool		ok = true;
+
+		if ((j & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		/* no statistics, or not the ones the predicate needs: keep */
+		if (!h->has_stats || (v->need_nr && !h->has_num_records))
+		{
+			keep[j] = true;
+			continue;
+		}
+		for (t = 0; t < v->n_need && ok; t++)
+			ok = leaf_verified(&need_col[t][i], need_min[t], need_max[t],
+							   h->has_num_records, h->num_records);
+		if (!ok)
+		{
+			keep[j] = true;
+			continue;
+		}
+		/* kept when every comparison is true */
+		for (t = 0; t < v->n_flat && ok; t++)
+			ok = flat_cmp_true(&v->flat[t], &flat_col[t][i]);
+		keep[j] = ok;
+	}
+	return true;
 }
 
 bool

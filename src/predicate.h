@@ -134,6 +134,24 @@ extern bool delta_read_stats_may_match(DeltaReadSet *rs, int read,
 									   char **reason);
 
 /*
+ * delta_read_stats_may_match (without a reason) for many files at once,
+ * their statistics given by column: file j has header hdr[idx[j]] and, for
+ * each k < ncols, leaf col_leaf[k] statistics colvals[k][idx[j]] (every
+ * other leaf all-missing, as in a DeltaFileStats built from them).  Sets
+ * keep[j] for j < n.  Returns false, setting nothing, unless the read is
+ * decided by integer comparisons of statistics alone (a flat
+ * keep-predicate) over leaves among col_leaf; the caller then asks per
+ * file.  Allocates nothing; checks for interrupts.
+ */
+extern bool delta_read_stats_may_match_columns(DeltaReadSet *rs, int read,
+											   bool writer_includes_nan,
+											   int n, const int *idx,
+											   const DeltaStatsHeader *hdr,
+											   int ncols, const int *col_leaf,
+											   DeltaLeafStats *const *colvals,
+											   bool *keep);
+
+/*
  * Does read i's partition predicate evaluate to TRUE on pv (Delta's
  * semantics: only TRUE matches; unparseable values match)?
  */

@@ -431,11 +431,15 @@ js_slot_at(const JsShape *shape, size_t off)
 
 #if defined(__SSE2__) && defined(__GNUC__)
 /*
- * js_number_fast: the end of the number token at p when it is an unsigned
- * integer of 1 to 15 digits without a leading zero (or the one digit 0)
- * followed by a byte that continues no number ('.', 'e', 'E', a digit),
- * the sixteen bytes from p read at once (they must be readable); NULL:
- * js_number_end decides.  The token is then the one JSON's grammar takes
+ * js_number_fast: the end of the number token at p when it is an optional
+ * '-', an integer part of 1 or more digits without a leading zero (or the
+ * one digit 0) and an optional fraction ('.' and 1 or more digits), all in
+ * 15 bytes, followed by neither 'e' nor 'E' (the byte after the last digit
+ * is no digit by construction, and no '.' either: a point after the
+ * integer part starts the fraction, one after the fraction ends the
+ * token); the sixteen bytes from p are read at once (they must be
+ * readable).  NULL: js_number_end decides (an exponent, a longer token, or
+ * no number at all).  The token is then the one JSON's grammar takes
  * (greedy: every digit, and nothing after the last).
  */
 static inline const char *
@@ -445,15 +449,28 @@ js_number_fast(const char *p)
 	unsigned	d = (unsigned) _mm_movemask_epi8(
 		_mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
 					  _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1))));
-	unsigned	nd = (unsigned) __builtin_ctz(~d);	/* leading digits */
+	unsigned	s = (p[0] == '-') ? 1 : 0;
+	/* digits of the integer part; bits from 16 on are 0, so at most 16 */
+	unsigned	nd = (unsigned) __builtin_ctz(~(d >> s));
+	unsigned	e = s + nd;		/* where the integer part ends */
 	char		c;
 
-	if (nd == 0 || nd > 15 || (p[0] == '0' && nd > 1))
+	if (nd == 0 || e > 15 || (p[s] == '0' && nd > 1))
 		return NULL;
-	c = p[nd];
-	if (c == '.' || c == 'e' || c == 'E')
+	if (p[e] == '.')
+	{
+		unsigned	nf = (unsigned) __builtin_ctz(~(d >> (e + 1)));
+
+		if (nf == 0)
+			return NULL;
+		e += 1 + nf;
+		if (e > 15)
+			return NULL;
+	}
+	c = p[e];
+	if (c == 'e' || c == 'E')
 		return NULL;
-	return p + nd;
+	return p + e;
 }
 #endif
 

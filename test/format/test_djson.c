@@ -6,6 +6,7 @@
 
 #include "djson.h"
 #include "djson_scan.h"
+#include "ref_json.h"
 #include "unit.h"
 
 static bool
@@ -197,42 +198,6 @@ UNIT_TEST(djson_equal_compares_bytes_and_order)
 	UNIT_CHECK(parse(&arena, "[]", &a, &err) && parse(&arena, "{}", &b, &err));
 	UNIT_CHECK(!dj_equal(&a, &b));
 	fmt_arena_free_all(&arena);
-}
-
-/* JSON's number grammar one byte at a time: the reference for dj_number_end */
-static const char *
-ref_number_end(const char *p, const char *end)
-{
-	const char *q = p;
-
-	if (q < end && *q == '-')
-		q++;
-	if (q >= end)
-		return NULL;
-	if (*q == '0')
-		q++;
-	else if (*q >= '1' && *q <= '9')
-		while (++q < end && *q >= '0' && *q <= '9')
-			;
-	else
-		return NULL;
-	if (q < end && *q == '.')
-	{
-		if (++q >= end || *q < '0' || *q > '9')
-			return NULL;
-		while (++q < end && *q >= '0' && *q <= '9')
-			;
-	}
-	if (q < end && (*q == 'e' || *q == 'E'))
-	{
-		if (++q < end && (*q == '+' || *q == '-'))
-			q++;
-		if (q >= end || *q < '0' || *q > '9')
-			return NULL;
-		while (++q < end && *q >= '0' && *q <= '9')
-			;
-	}
-	return q;
 }
 
 /*

@@ -9,6 +9,7 @@
 
 #include "djson.h"
 #include "jshape.h"
+#include "ref_json.h"
 #include "unit.h"
 
 /* match text (whole) against shape; slots room for 64 */
@@ -313,6 +314,70 @@ UNIT_TEST(jshape_every_literal_byte_counts)
 				UNIT_CHECK(!js_match(&sh, t, t + len, slots, &consumed, NULL, NULL));
 				t[i] = save;
 			}
+		}
+	}
+	fmt_arena_free_all(&arena);
+}
+
+/*
+ * A number slot takes exactly the token JSON's grammar takes (integers and
+ * decimals of up to 15 bytes are measured sixteen bytes at a time, longer
+ * ones and exponents byte by byte): random texts of digits, signs, points
+ * and exponents in the slot of [1], both in a large buffer and ending the
+ * buffer, are accepted exactly when the grammar reads the whole token, and
+ * the slot is the token.
+ */
+UNIT_TEST(jshape_number_slot_matches_the_grammar)
+{
+	static const char alphabet[] = "0123456789-.eE+0.-";
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[2];
+	char		tok[32];
+	char		buf[128];
+	uint32_t	seed = 4242;
+	int			t;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	UNIT_CHECK(js_build(&sh, "[1]", 3, JS_PLAIN, &a));
+	for (t = 0; t < 300000; t++)
+	{
+		size_t		len;
+		size_t		i;
+		int			at_end;
+		const char *ref;
+		bool		want;
+
+		seed = seed * 1103515245u + 12345u;
+		len = 1 + (seed >> 16) % 24;
+		for (i = 0; i < len; i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			/* mostly digits: long runs on both sides of a point */
+			tok[i] = ((seed >> 16) % 3 != 0) ? (char) ('0' + (seed >> 20) % 10) :
+				alphabet[(seed >> 20) % (sizeof(alphabet) - 1)];
+		}
+		ref = ref_number_end(tok, tok + len);
+		want = ref == tok + len;
+		for (at_end = 0; at_end < 2; at_end++)
+		{
+			char	   *p = at_end ? buf + sizeof(buf) - (len + 2) : buf;
+			size_t		consumed = 0;
+			bool		got;
+
+			/* in the large buffer the text is followed by more digits */
+			memset(buf, '5', sizeof(buf));
+			p[0] = '[';
+			memcpy(p + 1, tok, len);
+			p[len + 1] = ']';
+			got = js_match(&sh, p, buf + sizeof(buf), slots, &consumed, NULL,
+						   NULL);
+			UNIT_CHECK(got == want);
+			if (got)
+				UNIT_CHECK(consumed == len + 2 && slots[0].off == 1 &&
+						   slots[0].len == len);
 		}
 	}
 	fmt_arena_free_all(&arena);
