@@ -477,7 +477,9 @@ function report(unsorted, machine) {
 	const commits = [...new Set(results.map((r) => r.commit).filter(Boolean))];
 	if (commits.length)
 		lines.push('', `deltacc measured: release build of ${commits.length > 1 ? 'commits' : 'commit'} ` +
-			`${commits.join(', ')}${commits.length > 1 ? ' (the "commit" column of bench/out/results.json says which row is which)' : ''}.`);
+			`${commits.join(', ')}${commits.length > 1 ? ' (the "commit" column of bench/out/results.json says which row is which)' : ''}` +
+			(machine.preload === true ? ', preloaded by the server (shared_preload_libraries), as the README advises for a catalog.'
+				: machine.preload === false ? ', loaded by each backend on its first call.' : '.'));
 	lines.push('');
 	lines.push('| workload | deltacc | PG SQL peer | DuckDB peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');
 	lines.push('|---|---|---|---|---|---|---|---|');
@@ -523,7 +525,7 @@ function report(unsorted, machine) {
 		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process (node + DuckDB: about 90 MB when idle), reset before each run. ' +
 		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop; ' +
 		'for W2 and W3, "calls" is the fixed cost of the calls alone, timed like deltacc in a fresh backend: ' +
-		'a first deltacc call (library load) and then the same parameters sent to a statement that ignores them (client, protocol, parse, jsonb input), once for W2, 50 times for W3.');
+		'a first deltacc call (catalog lookups; the library load too when not preloaded) and then the same parameters sent to a statement that ignores them (client, protocol, parse, jsonb input), once for W2, 50 times for W3.');
 	return lines.join('\n');
 }
 
@@ -544,12 +546,14 @@ async function main() {
 	const dv = await duck.call({ op: 'version' });
 	const { c } = await pgSession();
 	const pgv = (await c.query('SHOW server_version')).rows[0].server_version;
+	const preload = /deltacc/.test((await c.query('SHOW shared_preload_libraries')).rows[0].shared_preload_libraries);
 	await c.end();
 	const machine = {
 		cpus: os.cpus().length, cpu: os.cpus()[0].model.trim(),
 		mem_gb: (os.totalmem() / 2 ** 30).toFixed(0), pg: pgv, duckdb: dv.version,
 		duck_threads: dv.threads, node: process.version, date: new Date().toISOString().slice(0, 10),
 		note: process.env.BENCH_MACHINE || '',
+		preload,
 	};
 	const results = [];
 	for (const w of workloads) {

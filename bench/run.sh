@@ -22,6 +22,7 @@
 #    bench/out/results.json, and exits non-zero if the implementations
 #    disagree.
 #
+# BENCH_PRELOAD=0: the server does not preload deltacc (see below).
 # Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
 # BENCH_W3_REPEAT, BENCH_MACHINE, BENCH_MERGE (=1 with BENCH_ONLY: replace
 # those rows of the last full run's bench/out/results.json and rewrite
@@ -96,7 +97,21 @@ if [ -n "$BENCH_COMMIT" ] && [ -n "$(git -C "${BENCH_SRC:-$ROOT}" status --porce
 	BENCH_COMMIT="$BENCH_COMMIT+local changes"
 fi
 export BENCH_COMMIT
-pg_virtualenv -t -v "$PG_MAJOR" bash -c '
+# The server preloads the library (shared_preload_libraries), as the README
+# advises for a catalog calling deltacc on every commit: each fresh backend
+# then starts with deltacc loaded, as the DuckDB peer starts each run with
+# its library loaded.  BENCH_PRELOAD=0 loads it on each backend's first call
+# instead (about 1.6 ms once per backend).
+export BENCH_PRELOAD=${BENCH_PRELOAD:-1}
+PG_OPTS=()
+if [ "$BENCH_PRELOAD" = 1 ]; then
+	if [ "${BENCH_EXTENSION:-release}" = installed ]; then
+		PG_OPTS=(-o "shared_preload_libraries=deltacc")
+	else
+		PG_OPTS=(-o "shared_preload_libraries=$BUILD/deltacc")
+	fi
+fi
+pg_virtualenv -t -v "$PG_MAJOR" "${PG_OPTS[@]}" bash -c '
 	set -euo pipefail
 	if [ "${BENCH_EXTENSION:-release}" = installed ]; then
 		psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION deltacc"

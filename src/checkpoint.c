@@ -1130,12 +1130,14 @@ check_sidecar_size(DeltaLog *log, const char *rel_path, int64 expected,
 {
 	struct stat st;
 	int			fd;
+	char	   *abs_path;
 
 	if (expected < 0)
 		return;
-	fd = DeltaOpenRegularFile(psprintf("%s/%s", log->table_path, rel_path),
-							  "sidecar file", rel_path, &st);
+	abs_path = psprintf("%s/%s", log->table_path, rel_path);
+	fd = DeltaOpenRegularFile(abs_path, "sidecar file", rel_path, &st);
 	CloseTransientFile(fd);
+	pfree(abs_path);
 	if ((int64) st.st_size != expected)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
@@ -1295,6 +1297,7 @@ cursor_open_part(DeltaCkptCursor *cur)
 	FmtAllocator file_alloc;
 	struct stat st;
 	PqError		err;
+	char	   *abs_path;
 
 	cur->file_cxt = AllocSetContextCreate(cur->cxt, "deltacc checkpoint cursor file",
 										  ALLOCSET_DEFAULT_SIZES);
@@ -1308,8 +1311,10 @@ cursor_open_part(DeltaCkptCursor *cur)
 	cur->row_arena = dc_arena_create(cur->file_cxt);
 	cur->row_alloc = dc_arena_allocator(cur->row_arena);
 	cur->arena = dc_arena_create(cur->file_cxt);
-	cur->file = DeltaOpenRegularVfd(psprintf("%s/%s", cur->log->table_path, cur->rel_path),
-									"checkpoint file", cur->rel_path, &st);
+	abs_path = psprintf("%s/%s", cur->log->table_path, cur->rel_path);
+	cur->file = DeltaOpenRegularVfd(abs_path, "checkpoint file", cur->rel_path,
+									&st);
+	pfree(abs_path);
 	memset(&err, 0, sizeof(err));
 	cur->f = pq_open(DeltaPqReadAtVfd, &cur->file, (uint64_t) st.st_size, &file_alloc,
 					 NULL, &err);
