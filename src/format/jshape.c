@@ -21,6 +21,22 @@
 #include <emmintrin.h>
 #endif
 
+/*
+ * On x86-64 with GCC or clang, js_match walks with 32-byte compares when
+ * the CPU has AVX2 (checked once, in js_plain_init): the same walk is
+ * compiled a second time for AVX2 with a target attribute, the rest of the
+ * file is not.
+ */
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define JS_AVX2 1
+#include <immintrin.h>
+#define JS_ALWAYS_INLINE inline __attribute__((always_inline))
+static bool js_cpu_avx2 = false;	/* the CPU has AVX2 */
+static bool js_avx2 = false;	/* and js_match uses it */
+#else
+#define JS_ALWAYS_INLINE inline
+#endif
+
 #define JS_SHORT_LIT 32
 
 struct JsPiece
@@ -58,6 +74,11 @@ js_plain_init(void)
 		return;
 	for (c = 0; c < 256; c++)
 		js_plain_tab[c] = (c >= 0x20 && c < 0x7f && c != '"' && c != '\\');
+#ifdef JS_AVX2
+	__builtin_cpu_init();
+	js_cpu_avx2 = __builtin_cpu_supports("avx2");
+	js_avx2 = js_cpu_avx2;
+#endif
 	js_plain_ready = true;
 }
 
@@ -474,19 +495,65 @@ js_number_fast(const char *p)
 }
 #endif
 
+#ifdef JS_AVX2
+/* js_lit_short with one 32-byte compare (AVX2 callers only) */
+__attribute__((target("avx2")))
+static inline bool
+js_lit_short_avx2(const JsPiece *pc, const char *p)
+{
+	__m256i		a = _mm256_loadu_si256((const __m256i *) p);
+	__m256i		b = _mm256_loadu_si256((const __m256i *) pc->short_lit);
+	uint32_t	eq = (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b));
+
+	return (~eq & pc->short_mask) == 0;
+}
+
+/* js_plain_run thirty-two bytes at a time (AVX2 callers only) */
+__attribute__((target("avx2")))
+static inline const char *
+js_plain_run_avx2(const char *p, const char *end)
+{
+	while (end - p >= 32)
+	{
+		__m256i		v = _mm256_loadu_si256((const __m256i *) p);
+		/* signed: below 0x20, or 0x80 and above */
+		__m256i		ctl = _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v);
+		__m256i		del = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7f));
+		__m256i		quo = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'));
+		__m256i		bsl = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'));
+		uint32_t	m = (uint32_t) _mm256_movemask_epi8(
+			_mm256_or_si256(_mm256_or_si256(ctl, del), _mm256_or_si256(quo, bsl)));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 32;
+	}
+	return js_plain_run(p, end);
+}
+#endif
+
+/* fn##_avx2 args when wide, else fn args */
+#ifdef JS_AVX2
+#define JS_WIDE_OR_NOT(wide, fn, args) ((wide) ? fn##_avx2 args : fn args)
+#else
+#define JS_WIDE_OR_NOT(wide, fn, args) (fn args)
+#endif
+
 /*
- * js_match_slots: the walk of js_match (slots and length; the output, when
- * wanted, is put together from the slots afterwards).
+ * js_walk: the walk of js_match (slots and length; the output, when
+ * wanted, is put together from the slots afterwards).  wide: compare and
+ * scan with AVX2 (a constant in each of the two instances below).
  */
-static bool
-js_match_slots(const JsShape *shape, const char *p, const char *end,
-			   JsSlot *slots, size_t *consumed)
+static JS_ALWAYS_INLINE bool
+js_walk(const JsShape *shape, const char *p, const char *end,
+		JsSlot *slots, size_t *consumed, bool wide)
 {
 	const char *pos = p;
 	const JsPiece *pc = shape->pieces;
 	const JsPiece *last = shape->pieces + shape->nslots;
 	JsSlot	   *sl = slots;
 
+	(void) wide;				/* without JS_AVX2 */
 	for (;; pc++, sl++)
 	{
 		const char *e;
@@ -495,7 +562,7 @@ js_match_slots(const JsShape *shape, const char *p, const char *end,
 
 		if (ll <= JS_SHORT_LIT && end - pos >= JS_SHORT_LIT)
 		{
-			if (!js_lit_short(pc, pos))
+			if (!JS_WIDE_OR_NOT(wide, js_lit_short, (pc, pos)))
 				return false;
 		}
 		else if ((size_t) (end - pos) < ll ||
@@ -515,8 +582,8 @@ js_match_slots(const JsShape *shape, const char *p, const char *end,
 			if (e == NULL)
 				e = js_number_end(pos, end);
 		}
-		else if (kind == JS_SLOT_STRING)
-			e = js_plain_run(pos, end);	/* the next literal has the quote */
+		else if (kind == JS_SLOT_STRING)	/* the next literal has the quote */
+			e = JS_WIDE_OR_NOT(wide, js_plain_run, (pos, end));
 		else
 			e = js_word_end(pos, end, &kind);
 		if (e == NULL)
@@ -530,6 +597,37 @@ js_match_slots(const JsShape *shape, const char *p, const char *end,
 	return true;
 }
 
+static bool
+js_walk_sse(const JsShape *shape, const char *p, const char *end,
+			JsSlot *slots, size_t *consumed)
+{
+	return js_walk(shape, p, end, slots, consumed, false);
+}
+
+#ifdef JS_AVX2
+__attribute__((target("avx2")))
+static bool
+js_walk_avx2(const JsShape *shape, const char *p, const char *end,
+			 JsSlot *slots, size_t *consumed)
+{
+	return js_walk(shape, p, end, slots, consumed, true);
+}
+#endif
+
+/* See jshape.h. */
+bool
+js_use_wide(bool allow)
+{
+	js_plain_init();
+#ifdef JS_AVX2
+	js_avx2 = allow && js_cpu_avx2;
+	return js_avx2;
+#else
+	(void) allow;
+	return false;
+#endif
+}
+
 /* See jshape.h. */
 bool
 js_match(const JsShape *shape, const char *p, const char *end,
@@ -538,8 +636,14 @@ js_match(const JsShape *shape, const char *p, const char *end,
 	char	   *o = out;
 	int			i;
 
-	if (!js_match_slots(shape, p, end, slots, consumed))
+#ifdef JS_AVX2
+	if (js_avx2 ? !js_walk_avx2(shape, p, end, slots, consumed) :
+		!js_walk_sse(shape, p, end, slots, consumed))
 		return false;
+#else
+	if (!js_walk_sse(shape, p, end, slots, consumed))
+		return false;
+#endif
 	if (out == NULL)
 		return true;
 	/* the instance unescaped: the literals' unescaped forms and the tokens */

@@ -121,6 +121,14 @@ extern bool js_match(const JsShape *shape, const char *p, const char *end,
 					 size_t *outlen);
 
 /*
+ * For tests: allow false makes js_match walk without AVX2 even on a CPU
+ * that has it, so that both walks can be tested on one machine; true (the
+ * default) lets it use AVX2 when the CPU has it.  Returns whether js_match
+ * now uses AVX2.
+ */
+extern bool js_use_wide(bool allow);
+
+/*
  * Copy src[0 .. len) to dst (room for len bytes), each backslash + '"' as
  * '"' (a text of a JS_ESCAPED shape has no other escape); returns the
  * bytes written.  Adds no NUL.

@@ -287,11 +287,14 @@ UNIT_TEST(jshape_every_literal_byte_counts)
 		len = strlen(model);
 		litlen = 2 + klen + 2;
 		UNIT_CHECK(js_build(&sh, model, len, JS_PLAIN, &a));
-		for (at_end = 0; at_end < 2; at_end++)
+		/* at_end 0, 1: the walk with AVX2 (when there); 2, 3: without */
+		for (at_end = 0; at_end < 4; at_end++)
 		{
 			/* the text at the buffer's start (room after) or its end */
-			char	   *t = at_end ? buf + sizeof(buf) - len : buf;
+			char	   *t = (at_end % 2) ? buf + sizeof(buf) - len : buf;
 			size_t		consumed = 0;
+
+			js_use_wide(at_end < 2);
 
 			memset(buf, 'x', sizeof(buf));
 			memcpy(t, model, len);
@@ -316,6 +319,7 @@ UNIT_TEST(jshape_every_literal_byte_counts)
 			}
 		}
 	}
+	js_use_wide(true);
 	fmt_arena_free_all(&arena);
 }
 
@@ -344,6 +348,8 @@ UNIT_TEST(jshape_number_slot_matches_the_grammar)
 	UNIT_CHECK(js_build(&sh, "[1]", 3, JS_PLAIN, &a));
 	for (t = 0; t < 300000; t++)
 	{
+		/* half of them with the walk without AVX2 */
+		js_use_wide(t % 2 == 0);
 		size_t		len;
 		size_t		i;
 		int			at_end;
@@ -380,5 +386,94 @@ UNIT_TEST(jshape_number_slot_matches_the_grammar)
 						   slots[0].len == len);
 		}
 	}
+	js_use_wide(true);
+	fmt_arena_free_all(&arena);
+}
+
+/*
+ * A string slot holds printable ASCII other than '"' and backslash, and
+ * ends at the model's closing quote: random strings of 0 to 99 bytes,
+ * mostly plain with now and then a byte that is not (a control byte,
+ * DEL, one from 0x80 on, '"', backslash), written into ["x"] (followed by
+ * more text or ending the buffer), match exactly when the first byte
+ * after the opening quote that is not plain is a quote followed by ']',
+ * and the slot is the bytes before it (a '"' + ']' inside the string
+ * ends an instance there); with each walk (32 bytes at a time with AVX2,
+ * 16 without).
+ */
+UNIT_TEST(jshape_string_slot_takes_plain_bytes)
+{
+	static const char odd[] = "\x01\x1f\x7f\x80\xff\"\\";
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[2];
+	char		str[100];
+	char		buf[256];
+	uint32_t	seed = 99;
+	int			t;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	UNIT_CHECK(js_build(&sh, "[\"x\"]", 5, JS_PLAIN, &a));
+	for (t = 0; t < 200000; t++)
+	{
+		size_t		len;
+		size_t		i;
+		int			at_end;
+
+		js_use_wide(t % 2 == 0);
+		seed = seed * 1103515245u + 12345u;
+		len = (seed >> 16) % sizeof(str);
+		for (i = 0; i < len; i++)
+		{
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 97 == 0)
+				str[i] = odd[(seed >> 24) % (sizeof(odd) - 1)];
+			else if ((seed >> 16) % 89 == 0)
+				str[i] = ']';	/* so that '"' + ']' turns up inside */
+			else
+				str[i] = (char) (0x20 + (seed >> 20) % 0x5f);
+		}
+		for (at_end = 0; at_end < 2; at_end++)
+		{
+			char	   *p = at_end ? buf + sizeof(buf) - (len + 4) : buf;
+			size_t		consumed = 0;
+			size_t		k = 0;
+			bool		want;
+			bool		got;
+
+			memset(buf, 'y', sizeof(buf));
+			p[0] = '[';
+			p[1] = '"';
+			memcpy(p + 2, str, len);
+			p[len + 2] = '"';
+			p[len + 3] = ']';
+			/* the reference: the plain run, a byte at a time */
+			while (p[2 + k] >= 0x20 && p[2 + k] < 0x7f && p[2 + k] != '"' &&
+				   p[2 + k] != '\\')
+				k++;
+			want = p[2 + k] == '"' && p[3 + k] == ']';
+			if (at_end)
+			{
+				/* alone in a buffer of its size (a read past it shows) */
+				char	   *alone = malloc(len + 4);
+
+				UNIT_CHECK(alone != NULL);
+				memcpy(alone, p, len + 4);
+				got = js_match(&sh, alone, alone + len + 4, slots, &consumed,
+							   NULL, NULL);
+				free(alone);
+			}
+			else
+				got = js_match(&sh, p, buf + sizeof(buf), slots, &consumed,
+							   NULL, NULL);
+			UNIT_CHECK(got == want);
+			if (got)
+				UNIT_CHECK(consumed == k + 4 && slots[0].off == 2 &&
+						   slots[0].len == k);
+		}
+	}
+	js_use_wide(true);
 	fmt_arena_free_all(&arena);
 }
