@@ -2609,13 +2609,17 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 /* The largest flat keep-predicate delta_read_stats_may_match_columns takes. */
 #define COLUMNS_MAX_TERMS 16
 
-/* the position of leaf among col_leaf[0 .. ncols), or -1 */
+/*
+ * The position of leaf among col_leaf[0 .. ncols), or -1; the last one if
+ * it is there twice, as in a DeltaFileStats filled from the columns in
+ * order (funcs_conflict.c's rb_stats_match).
+ */
 static int
 column_of_leaf(int leaf, int ncols, const int *col_leaf)
 {
 	int			k;
 
-	for (k = 0; k < ncols; k++)
+	for (k = ncols - 1; k >= 0; k--)
 		if (col_leaf[k] == leaf)
 			return k;
 	return -1;
