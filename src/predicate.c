@@ -2626,6 +2626,118 @@ column_of_leaf(int leaf, int ncols, const int *col_leaf)
 }
 
 /*
+ * The values x of an int8 statistic for which native_cmp(x, c, strategy)
+ * is true, as [*lo, *hi] (intersected with what they hold already); false
+ * for a strategy native_cmp has no interval for.  *lo > *hi: none.
+ */
+static bool
+narrow_interval(int strategy, int64 c, int64 *lo, int64 *hi)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			if (c == PG_INT64_MIN)
+			{
+				*lo = PG_INT64_MAX; /* none */
+				*hi = PG_INT64_MIN;
+			}
+			else
+				*hi = Min(*hi, c - 1);
+			return true;
+		case BTLessEqualStrategyNumber:
+			*hi = Min(*hi, c);
+			return true;
+		case BTEqualStrategyNumber:
+			*lo = Max(*lo, c);
+			*hi = Min(*hi, c);
+			return true;
+		case BTGreaterEqualStrategyNumber:
+			*lo = Max(*lo, c);
+			return true;
+		case BTGreaterStrategyNumber:
+			if (c == PG_INT64_MAX)
+			{
+				*lo = PG_INT64_MAX; /* none */
+				*hi = PG_INT64_MIN;
+			}
+			else
+				*lo = Max(*lo, c + 1);
+			return true;
+	}
+	return false;
+}
+
+/* lo <= x <= hi, with one unsigned comparison (false when lo > hi) */
+static inline bool
+in_interval(int64 x, int64 lo, int64 hi)
+{
+	return lo <= hi && (uint64) x - (uint64) lo <= (uint64) hi - (uint64) lo;
+}
+
+/*
+ * columns_one_range: delta_read_stats_may_match_columns for the usual
+ * read on one int8 column, a flat keep-predicate whose comparisons are all
+ * on the one leaf the variant needs, without widening: the comparisons on
+ * the minimum and those on the maximum each become one interval, and each
+ * file is its header, the leaf's verify_ok test and at most two interval
+ * tests.  False (nothing set) for any other read; v needs one leaf.
+ */
+static bool
+columns_one_range(const KVariant *v, int n, const int *idx,
+				  const DeltaStatsHeader *hdr, const DeltaLeafStats *col,
+				  bool *keep)
+{
+	int			leaf;
+	bool		nmin;
+	bool		nmax;
+	bool		use_min = false;
+	bool		use_max = false;
+	int64		min_lo = PG_INT64_MIN,
+				min_hi = PG_INT64_MAX,
+				max_lo = PG_INT64_MIN,
+				max_hi = PG_INT64_MAX;
+	int			j,
+				t;
+
+	Assert(v->n_need == 1);
+	leaf = v->need_leaf[0];
+	nmin = v->need_min[leaf];
+	nmax = v->need_max[leaf];
+	for (t = 0; t < v->n_flat; t++)
+	{
+		const FlatCmp *fc = &v->flat[t];
+
+		if (fc->leaf != leaf || fc->widen || fc->native != NATIVE_INT64)
+			return false;
+		if (fc->is_min ?
+			!narrow_interval(fc->strategy, fc->cst, &min_lo, &min_hi) :
+			!narrow_interval(fc->strategy, fc->cst, &max_lo, &max_hi))
+			return false;
+		use_min |= fc->is_min;
+		use_max |= !fc->is_min;
+	}
+	for (j = 0; j < n; j++)
+	{
+		const DeltaStatsHeader *h = &hdr[idx[j]];
+		const DeltaLeafStats *ls = &col[idx[j]];
+
+		if ((j & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (!h->has_stats || (v->need_nr && !h->has_num_records) ||
+			!leaf_verified(ls, nmin, nmax, h->has_num_records,
+						   h->num_records))
+			keep[j] = true;
+		else
+			keep[j] =
+				(!use_min || (ls->has_min &&
+							  in_interval(DatumGetInt64(ls->min), min_lo, min_hi))) &&
+				(!use_max || (ls->has_max &&
+							  in_interval(DatumGetInt64(ls->max), max_lo, max_hi)));
+	}
+	return true;
+}
+
+/*
  * See predicate.h.  The same steps as delta_read_stats_may_match without a
  * reason (has_stats, then verify_ok, then flat_eval), each reading the
  * file's leaf statistics from its column instead of a DeltaFileStats.
@@ -2671,6 +2783,9 @@ delta_read_stats_may_match_columns(DeltaReadSet *rs, int read,
 			return false;
 		flat_col[t] = colvals[k];
 	}
+	if (v->n_need == 1 &&
+		columns_one_range(v, n, idx, hdr, need_col[0], keep))
+		return true;
 
 	for (j = 0; j < n; j++)
 	{

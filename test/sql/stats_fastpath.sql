@@ -6,7 +6,9 @@
 -- every file, so it decodes each file's statistics text with the parse
 -- tree and evaluates with the executor.  Differential test on the real
 -- tables ($DELTACC_TABLES): for reads built from every top-level column's
--- recorded minima (<, =, >, IS NULL, IS NOT NULL), the conflicting added
+-- recorded minima (<, =, >, <=, >=, BETWEEN it and itself, IS NULL, IS
+-- NOT NULL, and for numbers comparisons with the ends of bigint's range,
+-- which the one-column interval evaluator treats apart), the conflicting added
 -- files must be the same both ways, cold, warm (from the cache) and with
 -- the cache disabled.  Skipped (and says so) when DELTACC_TABLES is empty.
 --
@@ -65,8 +67,18 @@ BEGIN
             format('%I < %L', c.k, c.v #>> '{}'),
             format('%I = %L', c.k, c.v #>> '{}'),
             format('%I > %L', c.k, c.v #>> '{}'),
+            format('%I <= %L', c.k, c.v #>> '{}'),
+            format('%I >= %L', c.k, c.v #>> '{}'),
+            format('%I BETWEEN %L AND %L', c.k, c.v #>> '{}', c.v #>> '{}'),
             format('%I IS NULL', c.k),
-            format('%I IS NOT NULL', c.k)] LOOP
+            format('%I IS NOT NULL', c.k)] ||
+            -- the ends of bigint's range (for numbers; others may refuse)
+            CASE WHEN jsonb_typeof(c.v) = 'number' THEN ARRAY[
+              format('%I > 9223372036854775807', c.k),
+              format('%I >= 9223372036854775807', c.k),
+              format('%I < -9223372036854775808', c.k),
+              format('%I <= -9223372036854775808', c.k)]
+            ELSE '{}'::text[] END LOOP
           BEGIN
             PERFORM set_config('deltacc.commit_cache_size', '64MB', true);
             s := pg_temp.slow(t, rv, p);
