@@ -122,6 +122,39 @@ walk_flagged(const unsigned char *p, uint32 m, int width,
 }
 
 /*
+ * simple_escapes: the block of width bytes at p at once when every
+ * backslash in it (b) starts a \" or \/ escape (esc: the bytes after each
+ * position, p[1 .. width], that are '"' or '/') and no two are adjacent,
+ * as in statistics strings.  b << 1 marks the escaped bytes (bit width:
+ * p[width]), rest the flagged bytes m of neither kind; the first of those
+ * ends the string ('"') or is outside the subset.  Returns 2 when the
+ * block holds none (*next: where the next block starts, past an escaped
+ * p[width]), 1 at the closing quote (*pp past it), -1 at a byte outside
+ * the subset (let djson judge), 0 when some backslash is not such an
+ * escape (walk_flagged decides).
+ */
+static inline int
+simple_escapes(const unsigned char *p, uint32 m, uint32 b, uint32 esc,
+			   int width, const unsigned char **pp,
+			   const unsigned char **next)
+{
+	uint32		rest;
+
+	if ((b & (b << 1)) != 0 || (b & ~esc) != 0)
+		return 0;
+	rest = m & ~b & ~(b << 1);
+	if (rest == 0)
+	{
+		*next = p + width + (b >> (width - 1));
+		return 2;
+	}
+	if (p[pg_rightmost_one_pos32(rest)] != '"')
+		return -1;
+	*pp = p + pg_rightmost_one_pos32(rest) + 1;
+	return 1;
+}
+
+/*
  * skip_escape_run: sixteen bytes at a time, the part of fl_skip_string's
  * work that lies at least sixteen bytes before e: *pp (inside the string)
  * advances over plain bytes and escapes of the subset.  Returns 1 at the
@@ -143,36 +176,23 @@ skip_escape_run(const unsigned char **pp, const unsigned char *e)
 
 		if (m != 0 && e - p >= 17)
 		{
-			/*
-			 * The whole block at once when every backslash in it starts a
-			 * \" or \/ escape and no two are adjacent (stats strings):
-			 * b marks the backslashes, b << 1 the bytes they escape (bit
-			 * 16: p[16], read from y), rest the flagged bytes of neither
-			 * kind; the first of those ends the string ('"') or is outside
-			 * the subset.  Anything else: the walk below.
-			 */
+			/* the whole block at once in the usual case (y: p[1 .. 16]) */
 			__m128i		x = _mm_loadu_si128((const __m128i *) p);
 			__m128i		y = _mm_loadu_si128((const __m128i *) (p + 1));
-			unsigned	b = (unsigned) _mm_movemask_epi8(
+			uint32		b = (uint32) _mm_movemask_epi8(
 				_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
-			unsigned	esc = (unsigned) _mm_movemask_epi8(
+			uint32		esc = (uint32) _mm_movemask_epi8(
 				_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('"')),
 							 _mm_cmpeq_epi8(y, _mm_set1_epi8('/'))));
 
-			if ((b & (b << 1)) == 0 && (b & ~esc) == 0)
+			r = simple_escapes(p, m, b, esc, 16, pp, &next);
+			if (r == 2)
 			{
-				unsigned	rest = m & ~b & ~(b << 1) & 0xFFFF;
-
-				if (rest == 0)
-				{
-					p = next + ((b << 1) >> 16);
-					continue;
-				}
-				if (p[pg_rightmost_one_pos32(rest)] != '"')
-					return -1;	/* control, non-ASCII: let djson judge */
-				*pp = p + pg_rightmost_one_pos32(rest) + 1;
-				return 1;
+				p = next;
+				continue;
 			}
+			if (r != 0)
+				return r;
 		}
 		r = walk_flagged(p, m, 16, e, pp, &next);	/* (m 0: nothing) */
 		if (r != 0)
@@ -220,26 +240,20 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 		}
 		if (b != 0)
 		{
-			/* the block at once if each backslash escapes '"' or '/' */
+			/* the whole block at once in the usual case (y: p[1 .. 32]) */
 			__m256i		y = _mm256_loadu_si256((const __m256i *) (p + 1));
 			uint32		esc = (uint32) _mm256_movemask_epi8(
 				_mm256_or_si256(_mm256_cmpeq_epi8(y, quote),
 								_mm256_cmpeq_epi8(y, slash)));
 
-			if ((b & (b << 1)) == 0 && (b & ~esc) == 0)
+			r = simple_escapes(p, m, b, esc, 32, pp, &next);
+			if (r == 2)
 			{
-				uint32		rest = m & ~b & ~(b << 1);
-
-				if (rest == 0)
-				{
-					p = next + (b >> 31);	/* p[31] escaped p[32] */
-					continue;
-				}
-				if (p[__builtin_ctz(rest)] != '"')
-					return -1;	/* control, non-ASCII: let djson judge */
-				*pp = p + __builtin_ctz(rest) + 1;
-				return 1;
+				p = next;
+				continue;
 			}
+			if (r != 0)
+				return r;
 		}
 		r = walk_flagged(p, m, 32, e, pp, &next);
 		if (r != 0)
