@@ -2675,6 +2675,17 @@ in_interval(int64 x, int64 lo, int64 hi)
 }
 
 /*
+ * header_keeps: the file's header alone keeps it: no statistics, or no
+ * numRecords where v needs it (delta_read_stats_may_match's has_stats and
+ * verify_ok's first test).
+ */
+static inline bool
+header_keeps(const KVariant *v, const DeltaStatsHeader *h)
+{
+	return !h->has_stats || (v->need_nr && !h->has_num_records);
+}
+
+/*
  * columns_one_range: delta_read_stats_may_match_columns for the usual
  * read on one int8 column, a flat keep-predicate whose comparisons are all
  * on the one leaf the variant needs, without widening: the comparisons on
@@ -2723,7 +2734,7 @@ columns_one_range(const KVariant *v, int n, const int *idx,
 
 		if ((j & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
-		if (!h->has_stats || (v->need_nr && !h->has_num_records) ||
+		if (header_keeps(v, h) ||
 			!leaf_verified(ls, nmin, nmax, h->has_num_records,
 						   h->num_records))
 			keep[j] = true;
@@ -2753,8 +2764,6 @@ delta_read_stats_may_match_columns(DeltaReadSet *rs, int read,
 {
 	const KVariant *v;
 	const DeltaLeafStats *need_col[COLUMNS_MAX_TERMS];
-	bool		need_min[COLUMNS_MAX_TERMS];
-	bool		need_max[COLUMNS_MAX_TERMS];
 	const DeltaLeafStats *flat_col[COLUMNS_MAX_TERMS];
 	int			j,
 				t;
@@ -2766,14 +2775,11 @@ delta_read_stats_may_match_columns(DeltaReadSet *rs, int read,
 		return false;
 	for (t = 0; t < v->n_need; t++)
 	{
-		int			leaf = v->need_leaf[t];
-		int			k = column_of_leaf(leaf, ncols, col_leaf);
+		int			k = column_of_leaf(v->need_leaf[t], ncols, col_leaf);
 
 		if (k < 0)
 			return false;
 		need_col[t] = colvals[k];
-		need_min[t] = v->need_min[leaf];
-		need_max[t] = v->need_max[leaf];
 	}
 	for (t = 0; t < v->n_flat; t++)
 	{
@@ -2796,13 +2802,14 @@ delta_read_stats_may_match_columns(DeltaReadSet *rs, int read,
 		if ((j & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 		/* no statistics, or not the ones the predicate needs: keep */
-		if (!h->has_stats || (v->need_nr && !h->has_num_records))
+		if (header_keeps(v, h))
 		{
 			keep[j] = true;
 			continue;
 		}
 		for (t = 0; t < v->n_need && ok; t++)
-			ok = leaf_verified(&need_col[t][i], need_min[t], need_max[t],
+			ok = leaf_verified(&need_col[t][i], v->need_min[v->need_leaf[t]],
+							   v->need_max[v->need_leaf[t]],
 							   h->has_num_records, h->num_records);
 		if (!ok)
 		{
