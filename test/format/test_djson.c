@@ -219,16 +219,16 @@ UNIT_TEST(djson_number_end_matches_the_grammar)
 		size_t		i;
 		size_t		start;
 
-		seed = seed * 1103515245u + 12345u;
+		unit_next(&seed);
 		len = (seed >> 16) % sizeof(buf);
 		for (i = 0; i < len; i++)
 		{
-			seed = seed * 1103515245u + 12345u;
+			unit_next(&seed);
 			/* mostly digits, so that runs cross eight-byte words */
 			buf[i] = ((seed >> 16) % 4 != 0) ? (char) ('0' + (seed >> 20) % 10) :
 				alphabet[(seed >> 20) % (sizeof(alphabet) - 1)];
 		}
-		seed = seed * 1103515245u + 12345u;
+		unit_next(&seed);
 		start = len == 0 ? 0 : (seed >> 16) % (len + 1);
 		UNIT_CHECK(dj_number_end(buf + start, buf + len) ==
 				   ref_number_end(buf + start, buf + len));

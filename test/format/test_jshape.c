@@ -204,7 +204,7 @@ UNIT_TEST(jshape_accepted_texts_are_valid_json)
 				tl += stop - start;
 				if (i == sh.nslots)
 					break;
-				seed = seed * 1103515245u + 12345u;
+				unit_next(&seed);
 				if ((seed >> 16) % 3 != 0)
 				{
 					tok = models[m] + ms[i].off;
@@ -226,7 +226,7 @@ UNIT_TEST(jshape_accepted_texts_are_valid_json)
 				tl += tn;
 			}
 			/* sometimes a random byte edit on top */
-			seed = seed * 1103515245u + 12345u;
+			unit_next(&seed);
 			if ((seed >> 16) % 4 == 0 && tl > 0)
 			{
 				static const char edits[] = "{}[],:\" \\1-eatn.";
@@ -356,11 +356,11 @@ UNIT_TEST(jshape_number_slot_matches_the_grammar)
 		const char *ref;
 		bool		want;
 
-		seed = seed * 1103515245u + 12345u;
+		unit_next(&seed);
 		len = 1 + (seed >> 16) % 24;
 		for (i = 0; i < len; i++)
 		{
-			seed = seed * 1103515245u + 12345u;
+			unit_next(&seed);
 			/* mostly digits: long runs on both sides of a point */
 			tok[i] = ((seed >> 16) % 3 != 0) ? (char) ('0' + (seed >> 20) % 10) :
 				alphabet[(seed >> 20) % (sizeof(alphabet) - 1)];
@@ -423,11 +423,11 @@ UNIT_TEST(jshape_string_slot_takes_plain_bytes)
 		int			at_end;
 
 		js_use_wide(t % 2 == 0);
-		seed = seed * 1103515245u + 12345u;
+		unit_next(&seed);
 		len = (seed >> 16) % sizeof(str);
 		for (i = 0; i < len; i++)
 		{
-			seed = seed * 1103515245u + 12345u;
+			unit_next(&seed);
 			if ((seed >> 16) % 97 == 0)
 				str[i] = odd[(seed >> 24) % (sizeof(odd) - 1)];
 			else if ((seed >> 16) % 89 == 0)

@@ -9,6 +9,7 @@
 #ifndef DELTACC_UNIT_H
 #define DELTACC_UNIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 typedef void (*UnitTestFn) (int *failures);
@@ -28,5 +29,17 @@ extern void unit_register(const char *name, UnitTestFn fn);
 			(*unit_failures)++; \
 		} \
 	} while (0)
+
+/*
+ * The next state of a test's seeded random stream (a 32-bit linear
+ * congruential generator: reproducible, and good enough to pick bytes
+ * from its upper bits).
+ */
+static inline uint32_t
+unit_next(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed;
+}
 
 #endif
