@@ -102,7 +102,7 @@ export BENCH_COMMIT
 # then starts with deltacc loaded, as the DuckDB peer starts each run with
 # its library loaded.  BENCH_PRELOAD=0 loads it on each backend's first call
 # instead (about 1.6 ms once per backend).
-export BENCH_PRELOAD=${BENCH_PRELOAD:-1}
+BENCH_PRELOAD=${BENCH_PRELOAD:-1}	# (bench.mjs asks the server which it is)
 PG_OPTS=()
 if [ "$BENCH_PRELOAD" = 1 ]; then
 	if [ "${BENCH_EXTENSION:-release}" = installed ]; then
