@@ -132,10 +132,10 @@ typedef struct FlatCmp
 typedef struct KVariant
 {
 	KNode	   *k;				/* NULL: cannot skip */
-	ExprState  *state;
+	ExprState  *state;			/* of k; built on first use (variant_state) */
 	int			nparts;			/* top-level AND parts */
 	KNode	  **parts;
-	ExprState **part_states;
+	ExprState **part_states;	/* of parts[]; each built on first use */
 	bool	   *need_min;		/* by leaf */
 	bool	   *need_max;
 	bool	   *need_nc;
@@ -1768,7 +1768,44 @@ flat_eval(const KVariant *v, const DeltaFileStats *fs)
  * ---------------------------------------------------------------------
  */
 
-/* Allocate the need_* arrays of a variant and compile its expressions. */
+/*
+ * The executor states of a variant's keep-predicate and of its top-level
+ * AND parts, built on first use in the read set's context.  Only the
+ * executor fallback and the reason texts evaluate them: a read whose
+ * variant the direct evaluators decide (flat_eval, k_eval) never builds
+ * one.  The expressions are comparisons of the column's B-tree operator
+ * family on statistics parameters, so building one cannot fail where the
+ * read's own expression (row_state, built at compile time) did not.
+ */
+static ExprState *
+variant_expr_state(DeltaReadSet *rs, const KNode *k)
+{
+	MemoryContext old = MemoryContextSwitchTo(rs->cxt);
+	ExprState  *state = ExecPrepareExpr(k_to_expr(rs, k), rs->estate);
+
+	MemoryContextSwitchTo(old);
+	return state;
+}
+
+static ExprState *
+variant_state(DeltaReadSet *rs, KVariant *v)
+{
+	if (v->state == NULL)
+		v->state = (v->nparts == 1 && v->part_states[0] != NULL) ?
+			v->part_states[0] : variant_expr_state(rs, v->k);
+	return v->state;
+}
+
+static ExprState *
+variant_part_state(DeltaReadSet *rs, KVariant *v, int part)
+{
+	if (v->part_states[part] == NULL)
+		v->part_states[part] = v->nparts == 1 ?
+			variant_state(rs, v) : variant_expr_state(rs, v->parts[part]);
+	return v->part_states[part];
+}
+
+/* Allocate the need_* arrays of a variant and prepare its direct evaluators. */
 static void
 finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 {
@@ -1791,7 +1828,6 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 		return;
 	}
 	k_collect(v->k, v);
-	v->state = ExecPrepareExpr(k_to_expr(rs, v->k), rs->estate);
 	v->fast = k_prepare_fast(rs, v->k);
 	flat_prepare(rs, v);
 	v->need_leaf = palloc(sizeof(int) * Max(1, n));
@@ -1805,24 +1841,17 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 
 		v->nparts = list_length(v->k->args);
 		v->parts = palloc(sizeof(KNode *) * v->nparts);
-		v->part_states = palloc(sizeof(ExprState *) * v->nparts);
 		i = 0;
 		foreach(lc, v->k->args)
-		{
-			v->parts[i] = lfirst(lc);
-			v->part_states[i] = ExecPrepareExpr(k_to_expr(rs, v->parts[i]),
-												rs->estate);
-			i++;
-		}
+			v->parts[i++] = lfirst(lc);
 	}
 	else
 	{
 		v->nparts = 1;
 		v->parts = palloc(sizeof(KNode *));
-		v->part_states = palloc(sizeof(ExprState *));
 		v->parts[0] = v->k;
-		v->part_states[0] = v->state;
 	}
+	v->part_states = palloc0(sizeof(ExprState *) * v->nparts);
 	for (i = 0; i < n; i++)
 		if (v->need_min[i] || v->need_max[i] || v->need_nc[i])
 			rs->wanted[i] = true;
@@ -2551,7 +2580,7 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 			/* must agree with k_eval and with the executor */
 			Assert(keep == (k_eval(rs, v->k, fs) == 1));
 			bind_stats(rs, fs);
-			Assert(keep == (eval_bool(rs, v->state) == 1));
+			Assert(keep == (eval_bool(rs, variant_state(rs, v)) == 1));
 #endif
 			return keep;
 		}
@@ -2562,7 +2591,7 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 #ifdef USE_ASSERT_CHECKING
 			/* the direct evaluator must agree with the executor */
 			bind_stats(rs, fs);
-			Assert((eval_bool(rs, v->state) == 1) == (r_fast == 1));
+			Assert((eval_bool(rs, variant_state(rs, v)) == 1) == (r_fast == 1));
 #endif
 			return r_fast == 1;
 		}
@@ -2577,7 +2606,7 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 		}
 	}
 	bind_stats(rs, fs);
-	r = eval_bool(rs, v->state);
+	r = eval_bool(rs, variant_state(rs, v));
 	if (r == 1)
 	{
 		if (reason)
@@ -2593,7 +2622,7 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 		*reason = NULL;
 		for (i = 0; i < v->nparts; i++)
 		{
-			if (eval_bool(rs, v->part_states[i]) != 1)
+			if (eval_bool(rs, variant_part_state(rs, v, i)) != 1)
 			{
 				*reason = describe_false_part(rs, v->parts[i], fs, v);
 				break;
