@@ -842,8 +842,8 @@ DeltaCommitIndexFiles(DeltaCommit *c)
 {
 	int			i;
 
-	c->add_index = palloc_extended(sizeof(int) * Max(c->n_files, 1),
-								   MCXT_ALLOC_HUGE);
+	c->adds = palloc_extended(sizeof(DeltaFileAction *) * Max(c->n_files, 1),
+							  MCXT_ALLOC_HUGE);
 	c->n_adds = 0;
 	c->n_removes = 0;
 	for (i = 0; i < c->n_files; i++)
@@ -851,7 +851,7 @@ DeltaCommitIndexFiles(DeltaCommit *c)
 		if ((i & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 		if (c->files[i].kind == DELTA_FILE_ADD)
-			c->add_index[c->n_adds++] = i;
+			c->adds[c->n_adds++] = &c->files[i];
 		else if (c->files[i].kind == DELTA_FILE_REMOVE)
 			c->n_removes++;
 	}

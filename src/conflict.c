@@ -1199,19 +1199,16 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 					  ConflictResult *result)
 {
 	const char *op = winner_operation(winner);
-	const DeltaFileAction **adds;
+	const DeltaFileAction **adds = winner->adds;
 	int			nadd = winner->n_adds;
-	int			i;
 
 	/* indexed once by the commit cache: no file is touched here */
-	Assert(winner->add_index != NULL);
-	adds = palloc(sizeof(DeltaFileAction *) * Max(nadd, 1));
-	for (i = 0; i < nadd; i++)
-		adds[i] = &winner->files[winner->add_index[i]];
+	Assert(adds != NULL);
 #ifdef USE_ASSERT_CHECKING
 	{
 		int			na = 0;
 		int			nr = 0;
+		int			i;
 
 		for (i = 0; i < winner->n_files; i++)
 		{
@@ -1234,7 +1231,6 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 		check_delete_read(table, loser, reads, mode, winner, op, result);
 		check_delete_delete(table, loser, winner, op, result);
 	}
-	pfree(adds);
 }
 
 /*

@@ -185,10 +185,10 @@ typedef struct DeltaCommit
 	/*
 	 * Where the AddFiles are, for a commit checked again and again (the
 	 * commit cache sets these with DeltaCommitIndexFiles; NULL otherwise):
-	 * add_index[0..n_adds) are the positions of the AddFiles in files[], in
-	 * order, and n_removes counts the RemoveFiles.
+	 * adds[0..n_adds) point at the AddFiles in files[], in order, and
+	 * n_removes counts the RemoveFiles.
 	 */
-	int		   *add_index;
+	const DeltaFileAction **adds;
 	int			n_adds;
 	int			n_removes;
 } DeltaCommit;

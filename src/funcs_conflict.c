@@ -229,7 +229,7 @@ rb_is_winner_adds(const ReadBinding *rb, int n, const DeltaFileAction **files)
 {
 	const DeltaCommit *w = rb->winner;
 
-	if (w == NULL || w->add_index == NULL || n != w->n_adds)
+	if (w == NULL || w->adds == NULL || n != w->n_adds)
 		return false;
 #ifdef USE_ASSERT_CHECKING
 	{
@@ -237,11 +237,10 @@ rb_is_winner_adds(const ReadBinding *rb, int n, const DeltaFileAction **files)
 
 		/* conflict_check_winner passes exactly these */
 		for (i = 0; i < n; i++)
-			Assert(files[i] == &w->files[w->add_index[i]]);
+			Assert(files[i] == w->adds[i]);
 	}
 #endif
-	return n == 0 || (files[0] == &w->files[w->add_index[0]] &&
-					  files[n - 1] == &w->files[w->add_index[n - 1]]);
+	return n == 0 || (files[0] == w->adds[0] && files[n - 1] == w->adds[n - 1]);
 }
 
 /*

@@ -37,6 +37,7 @@
 
 #include "access/nbtree.h"
 #include "access/stratnum.h"
+#include "access/transam.h"
 #include "access/tupdesc.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_collation.h"
@@ -162,19 +163,34 @@ typedef struct ReadInfo
 	List	   *notes;			/* why conjuncts were not usable (char *) */
 } ReadInfo;
 
+/*
+ * A read set is a plan or an instance.  A plan (delta_readset_plan) holds
+ * what compiling the texts produced: the schema, the reads' expressions,
+ * keep-predicates and direct evaluators, the virtual row's descriptor.  It
+ * holds no executor state, so it may outlive a statement (the session
+ * cache of src/readset_cache.c keeps plans across statements).  An
+ * instance (delta_readset_instance) is what the evaluators are called
+ * with: a shallow copy of the plan's reads, sharing everything the plan
+ * compiled, plus an executor state, parameters and a slot of its own, for
+ * one statement.  The plan must outlive its instances.
+ */
 struct DeltaReadSet
 {
-	MemoryContext cxt;
-	MemoryContext file_cxt;
+	MemoryContext cxt;			/* the plan's, or the instance's own */
+	MemoryContext file_cxt;		/* instance only */
+	MemoryContext owned_plan;	/* instance only: a plan context to delete
+								 * with it (delta_readset_compile*) */
 	const DeltaSchema *schema;
 	int			nreads;
 	ReadInfo   *reads;
-	EState	   *estate;
-	ParamListInfo params;
-	TupleDesc	rowdesc;
-	TupleTableSlot *slot;
+	EState	   *estate;			/* instance only */
+	ParamListInfo params;		/* instance only */
+	TupleDesc	rowdesc;		/* the plan's, shared (not reference counted) */
+	TupleTableSlot *slot;		/* instance only */
 	bool	   *wanted;			/* leaves whose stats any read needs */
 	bool		utf8;
+	bool		builtin_only;	/* plan: every analysed expression uses only
+								 * objects created by initdb */
 	DeltaFileStats *last_stats;
 };
 
@@ -1857,6 +1873,114 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 			rs->wanted[i] = true;
 }
 
+/* An object created by initdb (and so by no user or extension). */
+#define BUILTIN_OID(o) ((o) < FirstNormalObjectId)
+
+/*
+ * builtin_only_expr: is every node of an analysed expression of a kind
+ * listed here, and every type, operator, function and collation it names
+ * built in?  Only then may a plan be kept across statements: a built-in
+ * object cannot be redefined, and what else the analysis depended on
+ * (search_path, the settings literals are read under, the catalogs) is
+ * part of the session cache's key or invalidates it (readset_cache.c).
+ * Any other node kind answers false.
+ */
+static bool
+builtin_only_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	switch (nodeTag(node))
+	{
+		case T_Const:
+			{
+				Const	   *c = (Const *) node;
+
+				if (!BUILTIN_OID(c->consttype) || !BUILTIN_OID(c->constcollid))
+					return true;
+				break;
+			}
+		case T_Var:
+			{
+				Var		   *v = (Var *) node;
+
+				if (!BUILTIN_OID(v->vartype) || !BUILTIN_OID(v->varcollid))
+					return true;
+				break;
+			}
+		case T_OpExpr:
+		case T_DistinctExpr:
+		case T_NullIfExpr:
+			{
+				OpExpr	   *o = (OpExpr *) node;
+
+				if (!BUILTIN_OID(o->opno) || !BUILTIN_OID(o->opresulttype) ||
+					!BUILTIN_OID(o->opcollid) || !BUILTIN_OID(o->inputcollid))
+					return true;
+				break;
+			}
+		case T_ScalarArrayOpExpr:
+			{
+				ScalarArrayOpExpr *o = (ScalarArrayOpExpr *) node;
+
+				if (!BUILTIN_OID(o->opno) || !BUILTIN_OID(o->inputcollid))
+					return true;
+				break;
+			}
+		case T_FuncExpr:
+			{
+				FuncExpr   *f = (FuncExpr *) node;
+
+				if (!BUILTIN_OID(f->funcid) || !BUILTIN_OID(f->funcresulttype) ||
+					!BUILTIN_OID(f->funccollid) || !BUILTIN_OID(f->inputcollid))
+					return true;
+				break;
+			}
+		case T_RelabelType:
+			{
+				RelabelType *r = (RelabelType *) node;
+
+				if (!BUILTIN_OID(r->resulttype) || !BUILTIN_OID(r->resultcollid))
+					return true;
+				break;
+			}
+		case T_CoerceViaIO:
+			{
+				CoerceViaIO *c = (CoerceViaIO *) node;
+
+				if (!BUILTIN_OID(c->resulttype) || !BUILTIN_OID(c->resultcollid))
+					return true;
+				break;
+			}
+		case T_ArrayExpr:
+			{
+				ArrayExpr  *a = (ArrayExpr *) node;
+
+				if (!BUILTIN_OID(a->array_typeid) || !BUILTIN_OID(a->element_typeid) ||
+					!BUILTIN_OID(a->array_collid))
+					return true;
+				break;
+			}
+		case T_CollateExpr:
+			if (!BUILTIN_OID(((CollateExpr *) node)->collOid))
+				return true;
+			break;
+		case T_BoolExpr:
+		case T_NullTest:
+		case T_BooleanTest:
+			break;
+		default:
+			return true;
+	}
+	return expression_tree_walker(node, builtin_only_walker, context);
+}
+
+static bool
+builtin_only_expr(Node *expr, void *context)
+{
+	return !builtin_only_walker(expr, context);
+}
+
 /*
  * Why a data conjunct referencing the leaves in refs[] is not usable: a
  * referenced column without statistics, else its form.
@@ -1930,6 +2054,9 @@ compile_read(DeltaReadSet *rs, int i, const char *text)
 		assign_expr_collations(pstate, expr);
 		free_parsestate(pstate);
 		force_c_collation(expr, NULL);
+		/* (before constant folding, which can hide a function called) */
+		if (rs->builtin_only && !builtin_only_expr(expr, NULL))
+			rs->builtin_only = false;
 
 		refs = palloc0(sizeof(bool) * Max(1, nleaves));
 		collect_vars(expr, refs);
@@ -1979,59 +2106,61 @@ compile_read(DeltaReadSet *rs, int i, const char *text)
 	finish_variant(rs, &ri->v[1], ks[1]);
 	ri->partition_expr = and_list(pparts);
 	ri->has_partition_filter = (ri->partition_expr != NULL);
-	if (ri->partition_expr)
-		ri->partition_state = ExecPrepareExpr(ri->partition_expr, rs->estate);
 	ri->row_expr = and_list(rowparts);
-	if (ri->row_expr)
-		ri->row_state = ExecPrepareExpr(ri->row_expr, rs->estate);
 }
 
 /*
- * Compile a read set against a schema; see predicate.h.
+ * The virtual row's descriptor: one attribute per leaf, typed as the
+ * predicates see the columns.
  */
-DeltaReadSet *
-delta_readset_compile_schema(const DeltaSchema *schema, int npreds,
-							 const char *const *predicates)
+static TupleDesc
+virtual_row_desc(const DeltaSchema *schema)
+{
+	int			nleaves = schema->nleaves;
+	TupleDesc	desc = CreateTemplateTupleDesc(Max(1, nleaves));
+	int			i;
+
+	for (i = 0; i < nleaves; i++)
+	{
+		const DeltaField *f = schema->leaves[i];
+
+		TupleDescInitEntry(desc, (AttrNumber) (i + 1), NULL,
+						   OidIsValid(f->pg_type) ? f->pg_type : TEXTOID,
+						   OidIsValid(f->pg_type) ? f->pg_typmod : -1, 0);
+		TupleDescInitEntryCollation(desc, (AttrNumber) (i + 1),
+									OidIsValid(f->pg_collation) ?
+									f->pg_collation : InvalidOid);
+	}
+	if (nleaves == 0)
+		TupleDescInitEntry(desc, 1, NULL, TEXTOID, -1, 0);
+	return desc;
+}
+
+/*
+ * A plan in a new context under CurrentMemoryContext, against schema, or
+ * when it is NULL against md's schema parsed into the plan's context.
+ */
+static DeltaReadSet *
+plan_create(const DeltaSchema *schema, const DeltaMetadata *md, int npreds,
+			const char *const *predicates)
 {
 	MemoryContext cxt;
 	MemoryContext old;
 	DeltaReadSet *rs;
 	int			i;
-	int			nleaves = schema->nleaves;
 
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc read set",
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc read set plan",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	rs = palloc0(sizeof(DeltaReadSet));
 	rs->cxt = cxt;
-	rs->file_cxt = AllocSetContextCreate(cxt, "deltacc file statistics",
-										 ALLOCSET_DEFAULT_SIZES);
-	rs->schema = schema;
+	rs->schema = schema ? schema : delta_schema_from_metadata(md);
 	rs->nreads = npreds;
 	rs->reads = palloc0(sizeof(ReadInfo) * Max(1, npreds));
-	rs->wanted = palloc0(sizeof(bool) * Max(1, nleaves));
+	rs->wanted = palloc0(sizeof(bool) * Max(1, rs->schema->nleaves));
 	rs->utf8 = (GetDatabaseEncoding() == PG_UTF8);
-	rs->estate = CreateExecutorState();
-	rs->params = makeParamList(3 * nleaves + 1);
-	rs->params->numParams = 3 * nleaves + 1;
-
-	/* the virtual row: one attribute per leaf */
-	rs->rowdesc = CreateTemplateTupleDesc(Max(1, nleaves));
-	for (i = 0; i < nleaves; i++)
-	{
-		const DeltaField *f = schema->leaves[i];
-
-		TupleDescInitEntry(rs->rowdesc, (AttrNumber) (i + 1), NULL,
-						   OidIsValid(f->pg_type) ? f->pg_type : TEXTOID,
-						   OidIsValid(f->pg_type) ? f->pg_typmod : -1, 0);
-		TupleDescInitEntryCollation(rs->rowdesc, (AttrNumber) (i + 1),
-									OidIsValid(f->pg_collation) ?
-									f->pg_collation : InvalidOid);
-	}
-	if (nleaves == 0)
-		TupleDescInitEntry(rs->rowdesc, 1, NULL, TEXTOID, -1, 0);
-	rs->slot = MakeSingleTupleTableSlot(rs->rowdesc, &TTSOpsVirtual);
-
+	rs->builtin_only = true;
+	rs->rowdesc = virtual_row_desc(rs->schema);
 	for (i = 0; i < npreds; i++)
 	{
 		if (predicates[i] == NULL)
@@ -2046,25 +2175,141 @@ delta_readset_compile_schema(const DeltaSchema *schema, int npreds,
 }
 
 /*
- * Compile a read set against a snapshot's metadata; see predicate.h.
+ * Compile a plan against the metadata's schema; see predicate.h.
  */
+DeltaReadSet *
+delta_readset_plan(const DeltaMetadata *md, int npreds,
+				   const char *const *predicates)
+{
+	return plan_create(NULL, md, npreds, predicates);
+}
+
+/* Error context of an instance's preparation: the read. */
+static void
+instance_error_callback(void *arg)
+{
+	errcontext("read predicate %d", *(int *) arg + 1);
+}
+
+/*
+ * An instance of a plan for one statement; see predicate.h.
+ */
+DeltaReadSet *
+delta_readset_instance(const DeltaReadSet *plan)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	DeltaReadSet *rs;
+	ErrorContextCallback errcb;
+	int			nleaves = plan->schema->nleaves;
+	int			i;
+
+	Assert(plan->estate == NULL);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc read set",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	rs = palloc(sizeof(DeltaReadSet));
+	*rs = *plan;
+	rs->cxt = cxt;
+	rs->owned_plan = NULL;
+	rs->file_cxt = AllocSetContextCreate(cxt, "deltacc file statistics",
+										 ALLOCSET_DEFAULT_SIZES);
+	rs->estate = CreateExecutorState();
+	rs->params = makeParamList(3 * nleaves + 1);
+	rs->params->numParams = 3 * nleaves + 1;
+	rs->slot = MakeSingleTupleTableSlot(rs->rowdesc, &TTSOpsVirtual);
+	rs->last_stats = NULL;
+	rs->reads = palloc(sizeof(ReadInfo) * Max(1, plan->nreads));
+	memcpy(rs->reads, plan->reads, sizeof(ReadInfo) * plan->nreads);
+
+	/*
+	 * The reads' own expressions are prepared now, as a statement would:
+	 * this is where EXECUTE privilege on the functions they call is checked,
+	 * for every statement and as the current user.
+	 */
+	errcb.callback = instance_error_callback;
+	errcb.arg = &i;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	for (i = 0; i < rs->nreads; i++)
+	{
+		ReadInfo   *ri = &rs->reads[i];
+		int			j;
+
+		for (j = 0; j < 2; j++)
+		{
+			KVariant   *v = &ri->v[j];
+
+			v->state = NULL;
+			if (v->k != NULL)
+				v->part_states = palloc0(sizeof(ExprState *) * v->nparts);
+		}
+		ri->partition_state = ri->partition_expr ?
+			ExecPrepareExpr(ri->partition_expr, rs->estate) : NULL;
+		ri->row_state = ri->row_expr ?
+			ExecPrepareExpr(ri->row_expr, rs->estate) : NULL;
+	}
+	error_context_stack = errcb.previous;
+	MemoryContextSwitchTo(old);
+	return rs;
+}
+
+/*
+ * delta_readset_builtin_only, delta_readset_plan_context: see predicate.h.
+ */
+bool
+delta_readset_builtin_only(const DeltaReadSet *plan)
+{
+	return plan->builtin_only;
+}
+
+MemoryContext
+delta_readset_plan_context(const DeltaReadSet *plan)
+{
+	Assert(plan->estate == NULL);
+	return plan->cxt;
+}
+
+/*
+ * Compile a read set against a schema, or the metadata's; see
+ * predicate.h.  A plan of its own and an instance that owns it.
+ */
+DeltaReadSet *
+delta_readset_compile_schema(const DeltaSchema *schema, int npreds,
+							 const char *const *predicates)
+{
+	DeltaReadSet *plan = plan_create(schema, NULL, npreds, predicates);
+	DeltaReadSet *rs = delta_readset_instance(plan);
+
+	rs->owned_plan = plan->cxt;
+	return rs;
+}
+
 DeltaReadSet *
 delta_readset_compile(const DeltaMetadata *md, int npreds,
 					  const char *const *predicates)
 {
-	DeltaSchema *schema = delta_schema_from_metadata(md);
+	DeltaReadSet *plan = plan_create(NULL, md, npreds, predicates);
+	DeltaReadSet *rs = delta_readset_instance(plan);
 
-	return delta_readset_compile_schema(schema, npreds, predicates);
+	rs->owned_plan = plan->cxt;
+	return rs;
 }
 
 void
 delta_readset_free(DeltaReadSet *rs)
 {
+	MemoryContext plan;
+
 	if (rs == NULL)
 		return;
+	Assert(rs->estate != NULL);
+	plan = rs->owned_plan;
 	ExecDropSingleTupleTableSlot(rs->slot);
 	FreeExecutorState(rs->estate);
 	MemoryContextDelete(rs->cxt);
+	if (plan != NULL)
+		MemoryContextDelete(plan);
 }
 
 int

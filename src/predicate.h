@@ -68,7 +68,38 @@ extern DeltaReadSet *delta_readset_compile_schema(const DeltaSchema *schema,
 												  int npreds,
 												  const char *const *predicates);
 
+/*
+ * Deletes the read set's context (and the plan it was compiled with, for
+ * the two functions above; an instance of a plan leaves the plan alone).
+ */
 extern void delta_readset_free(DeltaReadSet *rs);
+
+/*
+ * The two halves of delta_readset_compile, for a plan kept across
+ * statements (src/readset_cache.c).
+ *
+ * delta_readset_plan compiles the predicates into a plan: everything
+ * parsing, analysis and compilation produce, md's schema parsed again into
+ * it, and no executor state.  It lives in a new context under
+ * CurrentMemoryContext (delta_readset_plan_context; delete that context to
+ * free it).  ERROR as delta_readset_compile.
+ *
+ * delta_readset_instance gives the read set the functions below are
+ * called with, for one statement: its own context under
+ * CurrentMemoryContext, sharing the plan's compiled parts (the plan must
+ * outlive it), with its own executor state.  It prepares the reads' own
+ * expressions, so EXECUTE privilege on the functions they call is checked
+ * here, as the current user; ERROR as the executor would.
+ *
+ * delta_readset_builtin_only: every expression analysis produced uses
+ * only node kinds the plan cache knows and only types, operators,
+ * functions and collations created by initdb.
+ */
+extern DeltaReadSet *delta_readset_plan(const DeltaMetadata *md, int npreds,
+										const char *const *predicates);
+extern DeltaReadSet *delta_readset_instance(const DeltaReadSet *plan);
+extern bool delta_readset_builtin_only(const DeltaReadSet *plan);
+extern MemoryContext delta_readset_plan_context(const DeltaReadSet *plan);
 
 extern int	delta_readset_nreads(const DeltaReadSet *rs);
 extern const DeltaSchema *delta_readset_schema(const DeltaReadSet *rs);
