@@ -24,7 +24,7 @@ OBJS = \
 	$(FORMAT_OBJS) \
 	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o src/loader.o src/funcs_log.o \
 	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
-	src/conflict.o src/loser.o src/funcs_conflict.o src/commit_cache.o \
+	src/conflict.o src/loser.o src/funcs_conflict.o src/commit_cache.o src/readset_cache.o \
 	src/deletion_vector.o \
 	src/rowlevel.o \
 	src/data_reader.o src/funcs_rows.o \
@@ -48,7 +48,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
 REGRESS_FOUNDATION += replay_fastpath
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
-REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache stats_fastpath stats_shapes stats_jsonb
+REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates line_shapes
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown

@@ -108,7 +108,7 @@ run_regress regress
 # suites again with the server loading deltacc at start.
 echo "== regression tests, deltacc preloaded (shared_preload_libraries)"
 run_regress preload -o shared_preload_libraries=deltacc -- \
-	REGRESS="extension conflict_scenarios conflict_seed commit_cache stats_fastpath line_shapes"
+	REGRESS="extension conflict_scenarios conflict_seed commit_cache readset_cache stats_fastpath line_shapes"
 
 echo
 if [ "$skipped" -gt 0 ]; then

@@ -937,6 +937,19 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 		}
 	}
 	sort_check_rows(result, first_row);
+
+	/*
+	 * The per-file arrays go back now: a check of many winners then reuses
+	 * the same memory instead of touching new pages for each.
+	 */
+	pfree(live);
+	pfree(stats_reason);
+	pfree(survives);
+	if (part_match)
+	{
+		pfree(part_match);
+		pfree(part_reason);
+	}
 }
 
 /*

@@ -36,6 +36,7 @@
 #include "log_reader.h"
 #include "loser.h"
 #include "predicate.h"
+#include "readset_cache.h"
 #include "schema.h"
 #include "snapshot.h"
 
@@ -89,7 +90,7 @@ typedef struct ReadBinding
 	const DeltaFileAction *fast_file;
 	DeltaFileStats fast_stats;	/* leaves[] sized nleaves */
 	/* remembered answers (per read, for the current winner; NULL: none) */
-	char	  **memo_key[2];	/* [variant][read]: decision keys */
+	const char **memo_key[2];	/* [variant][read]: decision keys */
 	int		   *memo_keylen[2];
 	uint8	  **memo;			/* [read] */
 	int			reads_n;
@@ -528,7 +529,7 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 	{
 		int			r;
 
-		rb->memo_key[i] = palloc0(sizeof(char *) * Max(rb->reads_n, 1));
+		rb->memo_key[i] = palloc0(sizeof(const char *) * Max(rb->reads_n, 1));
 		rb->memo_keylen[i] = palloc0(sizeof(int) * Max(rb->reads_n, 1));
 		for (r = 0; r < rb->reads_n; r++)
 			rb->memo_key[i][r] = delta_read_decision_key(rb->rs, r, i == 1,
@@ -581,7 +582,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	ConflictMode mode;
 	DeltaLog   *log;
 	DeltaSnapshot *snap;
-	DeltaSchema *schema;
+	const DeltaSchema *schema;
 	ConflictTable table;
 	LoserTxn	loser;
 	ReadBinding rb;
@@ -645,21 +646,30 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	 */
 	scope = commit_cache_scope_begin();
 	snap = NULL;
-	schema = NULL;
+	memset(&rb, 0, sizeof(rb));
 	if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
 		read_version_state(log, read_version, scope, &rv_md, &rv_proto))
 	{
-		schema = delta_schema_from_metadata(rv_md);
-		if (schema->npartition > 0)
-			schema = NULL;		/* partitioned: the hints need the files */
+		rb.rs = readset_cache_instance(rv_md, npreds,
+									   (const char *const *) preds);
+		if (delta_readset_schema(rb.rs)->npartition > 0)
+		{
+			/* partitioned: the hints need the files */
+			snap = DeltaSnapshotBuild(log, read_version);
+			rv_md = snap->metadata;
+			rv_proto = snap->protocol;
+		}
 	}
-	if (schema == NULL)
+	else
 	{
 		snap = DeltaSnapshotBuild(log, read_version);
-		schema = delta_schema_from_metadata(snap->metadata);
 		rv_md = snap->metadata;
 		rv_proto = snap->protocol;
+		rb.rs = readset_cache_instance(rv_md, npreds,
+									   (const char *const *) preds);
 	}
+	/* (the read version's metaData, so the same schema either way) */
+	schema = delta_readset_schema(rb.rs);
 	memset(&table, 0, sizeof(table));
 	table.log = log;
 	table.read_version = read_version;
@@ -686,9 +696,6 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	}
 
 	/* the reads */
-	memset(&rb, 0, sizeof(rb));
-	rb.rs = delta_readset_compile_schema(schema, npreds,
-										 (const char *const *) preds);
 	rb.reads_n = npreds;
 	rb.texts = preds;
 	memset(&reads, 0, sizeof(reads));

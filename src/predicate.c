@@ -147,6 +147,8 @@ typedef struct KVariant
 	struct FlatCmp *flat;
 	int			n_need;			/* leaves with a need_* flag */
 	int		   *need_leaf;
+	char	   *dkey;			/* delta_read_decision_key, made with the plan */
+	int			dkeylen;
 } KVariant;
 
 typedef struct ReadInfo
@@ -208,6 +210,7 @@ static void compile_read(DeltaReadSet *rs, int i, const char *text);
 static Datum widen_ts_max(Datum d);
 static KNode *build_k(CompileCtx *cc, Node *e, int depth);
 static char *deparse_k(const DeltaReadSet *rs, const KNode *k, bool top);
+static void make_decision_key(const DeltaReadSet *rs, KVariant *v);
 
 /* ---------------------------------------------------------------------
  * small helpers
@@ -2169,6 +2172,8 @@ plan_create(const DeltaSchema *schema, const DeltaMetadata *md, int npreds,
 					 errmsg("read predicate %d is NULL", i + 1),
 					 errhint("Use 'true' for an unfiltered read.")));
 		compile_read(rs, i, predicates[i]);
+		make_decision_key(rs, &rs->reads[i].v[0]);
+		make_decision_key(rs, &rs->reads[i].v[1]);
 	}
 	MemoryContextSwitchTo(old);
 	return rs;
@@ -2500,25 +2505,38 @@ key_k(const DeltaReadSet *rs, StringInfo buf, const KNode *k)
 }
 
 /*
+ * The decision key of a variant (see delta_read_decision_key), in
+ * CurrentMemoryContext.
+ */
+static void
+make_decision_key(const DeltaReadSet *rs, KVariant *v)
+{
+	StringInfoData buf;
+
+	v->dkey = NULL;
+	v->dkeylen = 0;
+	if (v->k == NULL)
+		return;
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "deltacc keep-predicate v1:");
+	key_k(rs, &buf, v->k);
+	v->dkey = buf.data;
+	v->dkeylen = buf.len;
+}
+
+/*
  * delta_read_decision_key: see predicate.h.
  */
-char *
+const char *
 delta_read_decision_key(const DeltaReadSet *rs, int read,
 						bool writer_includes_nan, int *len)
 {
 	const KVariant *v;
-	StringInfoData buf;
 
 	Assert(read >= 0 && read < rs->nreads);
 	v = &rs->reads[read].v[writer_includes_nan ? 1 : 0];
-	*len = 0;
-	if (v->k == NULL)
-		return NULL;
-	initStringInfo(&buf);
-	appendStringInfoString(&buf, "deltacc keep-predicate v1:");
-	key_k(rs, &buf, v->k);
-	*len = buf.len;
-	return buf.data;
+	*len = v->dkeylen;
+	return v->dkey;
 }
 
 /*

@@ -141,7 +141,8 @@ extern DeltaFileStats *delta_readset_decode_stats(DeltaReadSet *rs,
 extern const bool *delta_readset_wanted(const DeltaReadSet *rs);
 
 /*
- * An exact image (binary, *len bytes, palloc'd) of the keep-predicate that
+ * An exact image (binary, *len bytes, owned by the read set's plan) of the
+ * keep-predicate that
  * delta_read_stats_may_match evaluates for read i and this writer kind:
  * node kinds, operators, constants (type and bytes), and the statistics
  * column key (delta_stats_column_key) of every leaf it reads.  Two reads
@@ -149,7 +150,7 @@ extern const bool *delta_readset_wanted(const DeltaReadSet *rs);
  * caller may remember answers per file under the key (the conflict
  * checker's commit cache does).  NULL when the read cannot skip anything.
  */
-extern char *delta_read_decision_key(const DeltaReadSet *rs, int read,
+extern const char *delta_read_decision_key(const DeltaReadSet *rs, int read,
 									 bool writer_includes_nan, int *len);
 
 /*

@@ -342,6 +342,19 @@ def main():
                        for k in range(10)])                           # v1
     t.write([])
 
+    # -- readset_cache: literals read under the session's settings -------------
+    t = Table("env", [ID, field("ts", "timestamp"), field("d", "date")],
+              config={"delta.isolationLevel": "Serializable"})
+    base = [t.add("base", 0, 99, 100,
+                  extra={"ts": ("2023-06-01T00:00:00.000Z", "2023-06-02T00:00:00.000Z"),
+                         "d": ("2023-06-01", "2023-06-01")})]
+    t.commit("WRITE", [t.add("new", 100, 199, 100,
+                             extra={"ts": ("2023-12-31T23:30:00.000Z",
+                                           "2024-01-01T00:30:00.000Z"),
+                                    "d": ("2024-01-02", "2024-01-02")})],
+             blind=False)                                              # v1
+    t.write(base)
+
     # -- the worked example: liquid-clustered orders ----------------------------
     t = Table("orders", [field("order_id", "long"), field("customer_id", "long"),
                          field("amount", "double")],
