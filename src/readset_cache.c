@@ -206,7 +206,12 @@ readset_cache_instance(const DeltaMetadata *md, int npreds,
 
 	if (deltacc_commit_cache_size <= 0 || md == NULL ||
 		md->schema_string == NULL)
+	{
+		/* off: what was kept goes too */
+		while (n_entries > 0)
+			remove_entry(n_entries - 1);
 		return delta_readset_compile(md, npreds, predicates);
+	}
 
 	register_callbacks();
 	/* plans built before a catalog change go first */
