@@ -2868,8 +2868,30 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 			return true;
 		}
 	}
-	bind_stats(rs, fs);
-	r = eval_bool(rs, variant_state(rs, v));
+
+	/*
+	 * With a reason wanted, the direct evaluators still decide whether the
+	 * file is kept (the reason of a kept file needs no executor state); the
+	 * executor names the false part of a skipped one.
+	 */
+	if (v->n_flat > 0)
+		r = flat_eval(v, fs) ? 1 : 0;
+	else if (v->fast)
+		r = k_eval(rs, v->k, fs) == 1 ? 1 : 0;
+	else
+		r = -1;
+#ifdef USE_ASSERT_CHECKING
+	if (r >= 0)
+	{
+		bind_stats(rs, fs);
+		Assert((eval_bool(rs, variant_state(rs, v)) == 1) == (r == 1));
+	}
+#endif
+	if (r != 1)
+	{
+		bind_stats(rs, fs);
+		r = eval_bool(rs, variant_state(rs, v));
+	}
 	if (r == 1)
 	{
 		if (reason)
