@@ -110,7 +110,7 @@ commit_cache_init(void)
 {
 	DefineCustomIntVariable("deltacc.commit_cache_size",
 							"Memory for the session cache of decoded Delta commits used by the conflict functions.",
-							"A commit file is parsed once per session while its size and modification time stay the same; 0 disables the cache.",
+							"A commit file is parsed once per session while its size and modification time stay the same; 0 disables the cache, and the cache of compiled read predicates with it.",
 							&deltacc_commit_cache_size,
 							64 * 1024,
 							0,
