@@ -1880,9 +1880,35 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 #define BUILTIN_OID(o) ((o) < FirstNormalObjectId)
 
 /*
+ * The OID alias types (regclass, regrole, ...): a literal of one was read
+ * by looking a name up in a catalog, so it is never kept.
+ */
+static bool
+oid_alias_type(Oid t)
+{
+	switch (t)
+	{
+		case REGCLASSOID:
+		case REGCOLLATIONOID:
+		case REGCONFIGOID:
+		case REGDICTIONARYOID:
+		case REGNAMESPACEOID:
+		case REGOPERATOROID:
+		case REGOPEROID:
+		case REGPROCEDUREOID:
+		case REGPROCOID:
+		case REGROLEOID:
+		case REGTYPEOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
  * builtin_only_expr: is every node of an analysed expression of a kind
- * listed here, and every type, operator, function and collation it names
- * built in?  Only then may a plan be kept across statements: a built-in
+ * listed here, every type, operator, function and collation it names built
+ * in, and no constant of an OID alias type?  Only then may a plan be kept across statements: a built-in
  * object cannot be redefined, and what else the analysis depended on
  * (search_path, the settings literals are read under, the catalogs) is
  * part of the session cache's key or invalidates it (readset_cache.c).
@@ -1899,7 +1925,9 @@ builtin_only_walker(Node *node, void *context)
 			{
 				Const	   *c = (Const *) node;
 
-				if (!BUILTIN_OID(c->consttype) || !BUILTIN_OID(c->constcollid))
+				if (!BUILTIN_OID(c->consttype) || !BUILTIN_OID(c->constcollid) ||
+					oid_alias_type(c->consttype) ||
+					oid_alias_type(get_element_type(c->consttype)))
 					return true;
 				break;
 			}
@@ -1951,7 +1979,8 @@ builtin_only_walker(Node *node, void *context)
 			{
 				CoerceViaIO *c = (CoerceViaIO *) node;
 
-				if (!BUILTIN_OID(c->resulttype) || !BUILTIN_OID(c->resultcollid))
+				if (!BUILTIN_OID(c->resulttype) || !BUILTIN_OID(c->resultcollid) ||
+					oid_alias_type(c->resulttype))
 					return true;
 				break;
 			}

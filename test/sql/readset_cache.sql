@@ -86,6 +86,13 @@ SET regress_rsc.lim = '150';
 SELECT pg_temp.check('id < regress_rsc.lim_set()') AS lim_set_150_must_conflict;
 RESET regress_rsc.lim;
 
+-- 5c. nor when a literal names a catalog object (OID alias types): a role
+-- dropped is no longer found, though no catalog the cache watches changed
+CREATE ROLE regress_rsc_named;
+SELECT pg_temp.check($$id < 50 AND 'regress_rsc_named'::regrole IS NOT NULL$$) AS role_named;
+DROP ROLE regress_rsc_named;
+SELECT pg_temp.check($$id < 50 AND 'regress_rsc_named'::regrole IS NOT NULL$$) AS role_gone;
+
 -- 6. EXECUTE privilege is checked on every call, after a plan was kept
 CREATE ROLE regress_rsc_reader IN ROLE pg_read_server_files;
 GRANT USAGE ON SCHEMA deltacc TO regress_rsc_reader;

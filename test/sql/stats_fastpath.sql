@@ -4,13 +4,17 @@
 -- shape, the parse tree otherwise), with a direct evaluator and answers
 -- remembered per commit.  deltacc.explain_conflicts builds a reason for
 -- every file, so it decodes each file's statistics text with the parse
--- tree and evaluates with the executor.  Differential test on the real
+-- tree, and a file the direct evaluator would skip is evaluated again by
+-- the executor (a wrong skip shows as a mismatch; assert-enabled builds
+-- compare every answer with the executor).  Differential test on the real
 -- tables ($DELTACC_TABLES): for reads built from every top-level column's
 -- recorded minima (<, =, >, <=, >=, BETWEEN it and itself, IS NULL, IS
 -- NOT NULL, and for numbers comparisons with the ends of bigint's range,
 -- which the one-column interval evaluator treats apart), the conflicting added
 -- files must be the same both ways, cold, warm (from the cache) and with
--- the cache disabled.  Skipped (and says so) when DELTACC_TABLES is empty.
+-- the cache disabled.  (The explain call compiles each read; the "cold"
+-- and "warm" calls take it from the cache of compiled reads, the
+-- "nocache" call compiles it again.)  Skipped (and says so) when DELTACC_TABLES is empty.
 --
 \getenv tables DELTACC_TABLES
 \if :{?tables}
