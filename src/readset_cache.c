@@ -230,6 +230,7 @@ readset_cache_instance(const DeltaMetadata *md, int npreds,
 		{
 			pfree(key.data);
 			e->last_used = ++use_clock;
+			elog(DEBUG1, "deltacc: read predicates compiled earlier in this session reused");
 			return pinned_instance(e);
 		}
 	}
@@ -247,6 +248,9 @@ readset_cache_instance(const DeltaMetadata *md, int npreds,
 	{
 		DeltaReadSet *rs = delta_readset_instance(plan);
 
+		elog(DEBUG1, "deltacc: read predicates compiled, not kept (%s)",
+			 delta_readset_builtin_only(plan) ?
+			 "over the size limit" : "they use objects not built in");
 		pfree(key.data);
 		return rs;				/* the plan goes with the caller's context */
 	}
@@ -276,5 +280,6 @@ readset_cache_instance(const DeltaMetadata *md, int npreds,
 	pfree(key.data);
 	MemoryContextSetParent(plan_cxt, cache_cxt);
 	entries[n_entries++] = e;
+	elog(DEBUG1, "deltacc: read predicates compiled and kept for this session");
 	return pinned_instance(e);
 }

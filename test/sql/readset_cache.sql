@@ -123,6 +123,17 @@ SELECT pg_temp.check('id < 50') AS no_schema_of_this_user_again;
 RESET search_path;
 DROP SCHEMA regress_rsc_reader CASCADE;
 
+-- 6c. what the cache did, as DEBUG1 messages: compiled and kept, reused,
+-- compiled again under another setting, compiled and not kept
+SET client_min_messages = debug1;
+SELECT pg_temp.check('id BETWEEN 120 AND 130') AS first;
+SELECT pg_temp.check('id BETWEEN 120 AND 130') AS again;
+SET DateStyle = 'ISO, DMY';
+SELECT pg_temp.check('id BETWEEN 120 AND 130') AS other_datestyle;
+RESET DateStyle;
+SELECT pg_temp.check('id < regress_rsc.lim()') AS user_function;
+RESET client_min_messages;
+
 -- 7. with the session caches off, the same answers
 SET deltacc.commit_cache_size = 0;
 SET TimeZone = 'Etc/GMT-2';
