@@ -352,6 +352,40 @@ btree_family(Oid t)
 	for (i = 0; i < family_cache_n; i++)
 		if (family_cache_type[i] == t)
 			return family_cache_fam[i];
+
+	/*
+	 * The built-in types whose family pg_opfamily_d.h names: their default
+	 * operator class is pinned (it can be neither dropped nor displaced as
+	 * the default), and a backend's first check spares the scan.
+	 */
+	switch (t)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			fam = INTEGER_BTREE_FAM_OID;
+			break;
+		case TEXTOID:
+			fam = TEXT_BTREE_FAM_OID;
+			break;
+		case BOOLOID:
+			fam = BOOL_BTREE_FAM_OID;
+			break;
+		case BYTEAOID:
+			fam = BYTEA_BTREE_FAM_OID;
+			break;
+		default:
+			fam = InvalidOid;
+			break;
+	}
+	if (OidIsValid(fam))
+	{
+#ifdef USE_ASSERT_CHECKING
+		opclass = GetDefaultOpClass(t, BTREE_AM_OID);
+		Assert(OidIsValid(opclass) && get_opclass_family(opclass) == fam);
+#endif
+		return fam;
+	}
 	opclass = GetDefaultOpClass(t, BTREE_AM_OID);
 	fam = OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
 	if (family_cache_n < lengthof(family_cache_type))
