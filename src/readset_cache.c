@@ -37,13 +37,6 @@ typedef struct PlanEntry
 	bool		dead;			/* out of the cache: freed at the last unpin */
 } PlanEntry;
 
-/* An instance's hold on its plan, released with the instance's context. */
-typedef struct PlanPin
-{
-	MemoryContextCallback cb;
-	PlanEntry  *entry;
-} PlanPin;
-
 static PlanEntry *entries[READSET_CACHE_ENTRIES];
 static int	n_entries = 0;
 static uint64 use_clock = 0;
@@ -175,17 +168,19 @@ build_key(StringInfo key, const DeltaMetadata *md, int npreds,
 		key_add(key, predicates[i]);
 }
 
-/* An instance of e's plan, pinning it until CurrentMemoryContext goes. */
+/*
+ * An instance of e's plan, pinning it until CurrentMemoryContext (which
+ * holds the instance) is reset or deleted, normally or on ERROR.
+ */
 static DeltaReadSet *
 pinned_instance(PlanEntry *e)
 {
-	PlanPin    *pin = palloc(sizeof(PlanPin));
+	MemoryContextCallback *pin = palloc(sizeof(MemoryContextCallback));
 
-	pin->entry = e;
-	pin->cb.func = unpin;
-	pin->cb.arg = e;
+	pin->func = unpin;
+	pin->arg = e;
 	e->pins++;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &pin->cb);
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, pin);
 	return delta_readset_instance(e->plan);
 }
 
