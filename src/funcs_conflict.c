@@ -637,8 +637,9 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 						  (long long) read_version, (long long) log->latest_version));
 
 	/*
-	 * The read snapshot and its schema.  With read_files given, the stats
-	 * and partition modes need only its metadata and protocol (the
+	 * The read snapshot, and the reads compiled against its schema (kept
+	 * across statements by readset_cache.c).  With read_files given, the
+	 * stats and partition modes need only its metadata and protocol (the
 	 * snapshot's files serve to derive the read files, as row-level input
 	 * and for the partition hints of delete/read conflicts on partitioned
 	 * tables): then they come from the newest commits at or before the read

@@ -1824,11 +1824,12 @@ flat_eval(const KVariant *v, const DeltaFileStats *fs)
 /*
  * The executor states of a variant's keep-predicate and of its top-level
  * AND parts, built on first use in the read set's context.  Only the
- * executor fallback and the reason texts evaluate them: a read whose
- * variant the direct evaluators decide (flat_eval, k_eval) never builds
- * one.  The expressions are comparisons of the column's B-tree operator
- * family on statistics parameters, so building one cannot fail where the
- * read's own expression (row_state, built at compile time) did not.
+ * executor fallback and the reason texts of skipped files evaluate them: a
+ * read whose variant the direct evaluators decide (flat_eval, k_eval)
+ * never builds one.  The expressions are comparisons of the column's
+ * B-tree operator family on statistics parameters, so building one cannot
+ * fail where the read's own expression (row_state, prepared by
+ * delta_readset_instance) did not.
  */
 static ExprState *
 variant_expr_state(DeltaReadSet *rs, const KNode *k)
@@ -1844,17 +1845,18 @@ static ExprState *
 variant_state(DeltaReadSet *rs, KVariant *v)
 {
 	if (v->state == NULL)
-		v->state = (v->nparts == 1 && v->part_states[0] != NULL) ?
-			v->part_states[0] : variant_expr_state(rs, v->k);
+		v->state = variant_expr_state(rs, v->k);
 	return v->state;
 }
 
+/* (a variant of one part is its own only part) */
 static ExprState *
 variant_part_state(DeltaReadSet *rs, KVariant *v, int part)
 {
+	if (v->nparts == 1)
+		return variant_state(rs, v);
 	if (v->part_states[part] == NULL)
-		v->part_states[part] = v->nparts == 1 ?
-			variant_state(rs, v) : variant_expr_state(rs, v->parts[part]);
+		v->part_states[part] = variant_expr_state(rs, v->parts[part]);
 	return v->part_states[part];
 }
 
@@ -1940,13 +1942,13 @@ oid_alias_type(Oid t)
 }
 
 /*
- * builtin_only_expr: is every node of an analysed expression of a kind
- * listed here, every type, operator, function and collation it names built
- * in, and no constant of an OID alias type?  Only then may a plan be kept across statements: a built-in
+ * builtin_only_walker: true when an analysed expression holds a node of
+ * a kind not listed here, names a type, operator, function or collation
+ * that is not built in, or holds a constant of an OID alias type.  Only
+ * an expression without any may be kept across statements: a built-in
  * object cannot be redefined, and what else the analysis depended on
  * (search_path, the settings literals are read under, the catalogs) is
  * part of the session cache's key or invalidates it (readset_cache.c).
- * Any other node kind answers false.
  */
 static bool
 builtin_only_walker(Node *node, void *context)
@@ -2041,12 +2043,6 @@ builtin_only_walker(Node *node, void *context)
 	return expression_tree_walker(node, builtin_only_walker, context);
 }
 
-static bool
-builtin_only_expr(Node *expr, void *context)
-{
-	return !builtin_only_walker(expr, context);
-}
-
 /*
  * Why a data conjunct referencing the leaves in refs[] is not usable: a
  * referenced column without statistics, else its form.
@@ -2121,7 +2117,7 @@ compile_read(DeltaReadSet *rs, int i, const char *text)
 		free_parsestate(pstate);
 		force_c_collation(expr, NULL);
 		/* (before constant folding, which can hide a function called) */
-		if (rs->builtin_only && !builtin_only_expr(expr, NULL))
+		if (rs->builtin_only && builtin_only_walker(expr, NULL))
 			rs->builtin_only = false;
 
 		refs = palloc0(sizeof(bool) * Max(1, nleaves));
@@ -2338,30 +2334,32 @@ delta_readset_plan_context(const DeltaReadSet *plan)
 	return plan->cxt;
 }
 
-/*
- * Compile a read set against a schema, or the metadata's; see
- * predicate.h.  A plan of its own and an instance that owns it.
- */
-DeltaReadSet *
-delta_readset_compile_schema(const DeltaSchema *schema, int npreds,
-							 const char *const *predicates)
+/* An instance that owns its plan (delta_readset_free deletes both). */
+static DeltaReadSet *
+instance_owning(DeltaReadSet *plan)
 {
-	DeltaReadSet *plan = plan_create(schema, NULL, npreds, predicates);
 	DeltaReadSet *rs = delta_readset_instance(plan);
 
 	rs->owned_plan = plan->cxt;
 	return rs;
 }
 
+/*
+ * Compile a read set against a schema, or the metadata's; see
+ * predicate.h.
+ */
+DeltaReadSet *
+delta_readset_compile_schema(const DeltaSchema *schema, int npreds,
+							 const char *const *predicates)
+{
+	return instance_owning(plan_create(schema, NULL, npreds, predicates));
+}
+
 DeltaReadSet *
 delta_readset_compile(const DeltaMetadata *md, int npreds,
 					  const char *const *predicates)
 {
-	DeltaReadSet *plan = plan_create(NULL, md, npreds, predicates);
-	DeltaReadSet *rs = delta_readset_instance(plan);
-
-	rs->owned_plan = plan->cxt;
-	return rs;
+	return instance_owning(plan_create(NULL, md, npreds, predicates));
 }
 
 void

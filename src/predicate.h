@@ -142,8 +142,8 @@ extern const bool *delta_readset_wanted(const DeltaReadSet *rs);
 
 /*
  * An exact image (binary, *len bytes, owned by the read set's plan) of the
- * keep-predicate that
- * delta_read_stats_may_match evaluates for read i and this writer kind:
+ * keep-predicate that delta_read_stats_may_match evaluates for read i and
+ * this writer kind:
  * node kinds, operators, constants (type and bytes), and the statistics
  * column key (delta_stats_column_key) of every leaf it reads.  Two reads
  * with equal keys give the same answer on the same file statistics, so a
@@ -151,7 +151,7 @@ extern const bool *delta_readset_wanted(const DeltaReadSet *rs);
  * checker's commit cache does).  NULL when the read cannot skip anything.
  */
 extern const char *delta_read_decision_key(const DeltaReadSet *rs, int read,
-									 bool writer_includes_nan, int *len);
+										   bool writer_includes_nan, int *len);
 
 /*
  * May file statistics fs hold a row that satisfies read i's data

@@ -245,7 +245,8 @@ readset_cache_instance(const DeltaMetadata *md, int npreds,
 
 		elog(DEBUG1, "deltacc: read predicates compiled, not kept (%s)",
 			 delta_readset_builtin_only(plan) ?
-			 "over the size limit" : "they use objects not built in");
+			 "over the size limit" :
+			 "they name objects not built in, or hold expressions not kept");
 		pfree(key.data);
 		return rs;				/* the plan goes with the caller's context */
 	}

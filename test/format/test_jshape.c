@@ -348,14 +348,14 @@ UNIT_TEST(jshape_number_slot_matches_the_grammar)
 	UNIT_CHECK(js_build(&sh, "[1]", 3, JS_PLAIN, &a));
 	for (t = 0; t < 300000; t++)
 	{
-		/* half of them with the walk without AVX2 */
-		js_use_wide(t % 2 == 0);
 		size_t		len;
 		size_t		i;
 		int			at_end;
 		const char *ref;
 		bool		want;
 
+		/* half of them with the walk without AVX2 */
+		js_use_wide(t % 2 == 0);
 		unit_next(&seed);
 		len = 1 + (seed >> 16) % 24;
 		for (i = 0; i < len; i++)
