@@ -43,7 +43,6 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "mb/pg_wchar.h"
@@ -70,6 +69,7 @@
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 
 #include "predicate.h"
 
@@ -320,43 +320,20 @@ field_has_minmax(CompileCtx *cc, const DeltaField *f)
 }
 
 /*
- * The default btree opfamily of a few types, for btree_family; emptied
- * whenever pg_opclass changes (syscache invalidation).
+ * Default btree opfamily of type t, or InvalidOid: the type cache's
+ * (PostgreSQL keeps it per backend and forgets it when pg_opclass
+ * changes).
  */
-static Oid	family_cache_type[16];
-static Oid	family_cache_fam[16];
-static int	family_cache_n = 0;
-static bool family_cache_registered = false;
-
-/* syscache callback: forget the remembered opfamilies */
-static void
-family_cache_reset(Datum arg, int cacheid, uint32 hashvalue)
-{
-	family_cache_n = 0;
-}
-
-/* Default btree opfamily of type t, or InvalidOid. */
 static Oid
 btree_family(Oid t)
 {
-	Oid			opclass;
 	Oid			fam;
-	int			i;
-
-	/* GetDefaultOpClass scans pg_opclass: remember the last few answers */
-	if (!family_cache_registered)
-	{
-		CacheRegisterSyscacheCallback(CLAOID, family_cache_reset, (Datum) 0);
-		family_cache_registered = true;
-	}
-	for (i = 0; i < family_cache_n; i++)
-		if (family_cache_type[i] == t)
-			return family_cache_fam[i];
 
 	/*
 	 * The built-in types whose family pg_opfamily_d.h names: their default
 	 * operator class is pinned (it can be neither dropped nor displaced as
-	 * the default), and a backend's first check spares the scan.
+	 * the default), and a backend's first check spares the type cache's
+	 * scan of pg_opclass.
 	 */
 	switch (t)
 	{
@@ -375,25 +352,9 @@ btree_family(Oid t)
 			fam = BYTEA_BTREE_FAM_OID;
 			break;
 		default:
-			fam = InvalidOid;
-			break;
+			return lookup_type_cache(t, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 	}
-	if (OidIsValid(fam))
-	{
-#ifdef USE_ASSERT_CHECKING
-		opclass = GetDefaultOpClass(t, BTREE_AM_OID);
-		Assert(OidIsValid(opclass) && get_opclass_family(opclass) == fam);
-#endif
-		return fam;
-	}
-	opclass = GetDefaultOpClass(t, BTREE_AM_OID);
-	fam = OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
-	if (family_cache_n < lengthof(family_cache_type))
-	{
-		family_cache_type[family_cache_n] = t;
-		family_cache_fam[family_cache_n] = fam;
-		family_cache_n++;
-	}
+	Assert(lookup_type_cache(t, TYPECACHE_BTREE_OPFAMILY)->btree_opf == fam);
 	return fam;
 }
 
