@@ -104,6 +104,9 @@ typedef struct ReadBinding
 	MemoryContext cs_cxt;		/* where they live */
 	const DeltaKeptList *kept;	/* the current winner's list, or NULL */
 	bool		kept_stored;	/* a list was stored for the current winner */
+	uint64		serial;			/* delta_readset_serial(rs): 0, reasons are
+								 * not remembered */
+	bool		reasons_stored; /* reasons were remembered in the list */
 } ReadBinding;
 
 static bool
@@ -115,16 +118,55 @@ rb_has_data_conjunct(void *ctx, int read)
 }
 
 /*
+ * rb_kept_index: the index, in the current winner's kept list, of file (one
+ * of the winner's AddFiles), when reasons can be remembered there: the
+ * read set's plan is kept (serial not 0) and the list is the winner's;
+ * else -1.
+ */
+static int
+rb_kept_index(const ReadBinding *rb, const DeltaFileAction *file)
+{
+	const DeltaCommit *w = rb->winner;
+	int			lo = 0;
+	int			hi;
+
+	if (rb->serial == 0 || rb->kept == NULL || w == NULL || w->adds == NULL ||
+		rb->kept->n != w->n_adds)
+		return -1;
+	/* the AddFiles' pointers ascend: they point into w->files in order */
+	hi = w->n_adds - 1;
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (w->adds[mid] == file)
+			return delta_kept_index(rb->kept, mid);
+		if (w->adds[mid] < file)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/*
  * rb_stats_match: the stats tier for one (read, file).  Without a reason
  * wanted, a file of the current winner is judged on its statistics as
  * decoded once per commit (delta_commit_stats_ensure_pre: same decoder, same
  * Datums, no texts), with nothing allocated; reasons come from decoding
- * the file's statistics text again, which gives the same decision.
+ * the file's statistics text again, which gives the same decision.  The
+ * reason of a kept file is remembered with the winner's kept list, for the
+ * read set's kept plan (delta_kept_reason), so a check repeated with the
+ * same reads words it again without decoding anything.
  */
 static ReadMatch
 rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 {
 	ReadBinding *rb = ctx;
+	int			kept_k;			/* index in the kept list, or -1 */
+	const char *known = NULL;
+	bool		have_known = false;
+	bool		match;
 
 	if (reason == NULL && rb->hdr != NULL &&
 		file >= rb->winner->files &&
@@ -163,6 +205,19 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 		}
 		return keep ? READ_MATCH_MAYBE : READ_MATCH_NO;
 	}
+	/* a kept file's reason may be remembered (variant in the read's key) */
+	kept_k = reason != NULL ? rb_kept_index(rb, file) : -1;
+	if (kept_k >= 0)
+		have_known = delta_kept_reason(rb->kept, rb->serial, kept_k,
+									   2 * read + (rb->nan_ok ? 1 : 0),
+									   &known);
+#ifndef USE_ASSERT_CHECKING
+	if (have_known)
+	{
+		*reason = known ? pstrdup(known) : NULL;
+		return READ_MATCH_MAYBE;
+	}
+#endif
 	if (rb->cached_file != file)
 	{
 		/* a text the cached winner did not keep is read again first */
@@ -174,9 +229,25 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 		rb->cached_stats = delta_readset_decode_stats(rb->rs, file);
 		rb->cached_file = file;
 	}
-	return delta_read_stats_may_match(rb->rs, read, rb->cached_stats,
-									  rb->nan_ok, reason) ?
-		READ_MATCH_MAYBE : READ_MATCH_NO;
+	match = delta_read_stats_may_match(rb->rs, read, rb->cached_stats,
+									   rb->nan_ok, reason);
+	if (have_known)
+	{
+		/* (assert-enabled builds: the remembered text is the same) */
+		Assert(match);
+		Assert((known == NULL && *reason == NULL) ||
+			   (known != NULL && *reason != NULL &&
+				strcmp(known, *reason) == 0));
+	}
+	else if (kept_k >= 0 && match)
+	{
+		delta_kept_reason_store(unconstify(DeltaKeptList *, rb->kept),
+								rb->serial, kept_k,
+								2 * read + (rb->nan_ok ? 1 : 0), *reason,
+								rb->cs_cxt);
+		rb->reasons_stored = true;
+	}
+	return match ? READ_MATCH_MAYBE : READ_MATCH_NO;
 }
 
 /*
@@ -653,6 +724,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	{
 		rb.rs = readset_cache_instance(rv_md, npreds,
 									   (const char *const *) preds);
+		rb.serial = delta_readset_serial(rb.rs);
 		if (delta_readset_schema(rb.rs)->npartition > 0)
 		{
 			/* partitioned: the hints need the files */
@@ -668,6 +740,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rv_proto = snap->protocol;
 		rb.rs = readset_cache_instance(rv_md, npreds,
 									   (const char *const *) preds);
+		rb.serial = delta_readset_serial(rb.rs);
 	}
 	/* (the read version's metaData, so the same schema either way) */
 	schema = delta_readset_schema(rb.rs);
@@ -786,6 +859,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rb.cs = NULL;
 		rb.kept = NULL;
 		rb.kept_stored = false;
+		rb.reasons_stored = false;
 		rb.set_var = (winner->commit_info != NULL &&
 					  delta_writer_includes_nan(winner->commit_info->engine_info)) ? 1 : 0;
 		if (mode != CONFLICT_MODE_PARTITION)
@@ -821,7 +895,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rb.cached_file = NULL;
 		conflict_check_winner(&table, &loser, &reads, mode, winner,
 							  &cur_md, &cur_proto, result);
-		if (rb.kept_stored)
+		if (rb.kept_stored || rb.reasons_stored)
 			commit_cache_ref_grown(scope, ref);
 		rb.cs = NULL;
 		/* texts read again for reasons now belong to the entry */

@@ -193,6 +193,7 @@ struct DeltaReadSet
 	bool		utf8;
 	bool		builtin_only;	/* plan: every analysed expression uses only
 								 * objects created by initdb */
+	uint64		serial;			/* see delta_readset_serial; 0: none */
 	DeltaFileStats *last_stats;
 };
 
@@ -2286,6 +2287,22 @@ bool
 delta_readset_builtin_only(const DeltaReadSet *plan)
 {
 	return plan->builtin_only;
+}
+
+/*
+ * delta_readset_serial, delta_readset_set_serial: see predicate.h.
+ */
+uint64
+delta_readset_serial(const DeltaReadSet *rs)
+{
+	return rs->serial;
+}
+
+void
+delta_readset_set_serial(DeltaReadSet *plan, uint64 serial)
+{
+	Assert(plan->estate == NULL);
+	plan->serial = serial;
 }
 
 MemoryContext

@@ -101,6 +101,17 @@ extern DeltaReadSet *delta_readset_instance(const DeltaReadSet *plan);
 extern bool delta_readset_builtin_only(const DeltaReadSet *plan);
 extern MemoryContext delta_readset_plan_context(const DeltaReadSet *plan);
 
+/*
+ * A number that names the plan a read set is (an instance of), for a
+ * caller that remembers what the plan produced (the reason texts of kept
+ * files): no two plans of a session get the same one.  0, the default:
+ * the plan is not kept, so nothing derived from it is worth remembering.
+ * The plan cache (src/readset_cache.c) numbers the plans it keeps with
+ * delta_readset_set_serial, before any instance is made of them.
+ */
+extern uint64 delta_readset_serial(const DeltaReadSet *rs);
+extern void delta_readset_set_serial(DeltaReadSet *plan, uint64 serial);
+
 extern int	delta_readset_nreads(const DeltaReadSet *rs);
 extern const DeltaSchema *delta_readset_schema(const DeltaReadSet *rs);
 

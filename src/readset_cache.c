@@ -40,6 +40,7 @@ typedef struct PlanEntry
 static PlanEntry *entries[READSET_CACHE_ENTRIES];
 static int	n_entries = 0;
 static uint64 use_clock = 0;
+static uint64 last_serial = 0;	/* the serials of kept plans */
 static MemoryContext cache_cxt = NULL;
 
 /*
@@ -273,6 +274,7 @@ readset_cache_instance(const DeltaMetadata *md, int npreds,
 	e->hash = hash;
 	e->generation = generation;
 	e->last_used = ++use_clock;
+	delta_readset_set_serial(plan, ++last_serial);
 	pfree(key.data);
 	MemoryContextSetParent(plan_cxt, cache_cxt);
 	entries[n_entries++] = e;

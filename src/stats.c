@@ -1809,9 +1809,95 @@ delta_commit_stats_kept_store(DeltaCommitStats *cs, const char *key,
 	for (i = 0; i < n; i++)
 		if (keep[i])
 			l->kept[l->nkept++] = i;
+	l->reason_serial = 0;
+	l->reason_read = NULL;
+	l->reason = NULL;
 	l->next = cs->kept;
 	cs->kept = l;
 	return l;
+}
+
+/*
+ * delta_kept_index: see stats.h.
+ */
+int
+delta_kept_index(const DeltaKeptList *kl, int pos)
+{
+	int			lo = 0;
+	int			hi = kl->nkept - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (kl->kept[mid] == pos)
+			return mid;
+		if (kl->kept[mid] < pos)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/*
+ * delta_kept_reason: see stats.h.
+ */
+bool
+delta_kept_reason(const DeltaKeptList *kl, uint64 serial, int k, int read,
+				  const char **reason)
+{
+	Assert(k >= 0 && k < kl->nkept);
+	if (serial == 0 || kl->reason_serial != serial ||
+		kl->reason_read[k] != read + 1)
+		return false;
+	*reason = kl->reason[k];
+	return true;
+}
+
+/*
+ * delta_kept_reason_store: see stats.h.  The arrays and texts are made
+ * before anything is linked in, so an ERROR (out of memory) leaves the
+ * list as it was, or with the old serial's texts gone.
+ */
+void
+delta_kept_reason_store(DeltaKeptList *kl, uint64 serial, int k, int read,
+						const char *reason, MemoryContext cxt)
+{
+	char	   *copy;
+
+	Assert(serial != 0 && k >= 0 && k < kl->nkept);
+	if (kl->reason_serial != serial)
+	{
+		int		   *rr;
+		char	  **rt;
+
+		if (kl->reason_serial != 0)
+		{
+			int			i;
+
+			for (i = 0; i < kl->nkept; i++)
+				if (kl->reason[i] != NULL)
+					pfree(kl->reason[i]);
+			pfree(kl->reason_read);
+			pfree(kl->reason);
+			kl->reason_serial = 0;
+			kl->reason_read = NULL;
+			kl->reason = NULL;
+		}
+		rr = MemoryContextAllocExtended(cxt, sizeof(int) * kl->nkept,
+										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		rt = MemoryContextAllocExtended(cxt, sizeof(char *) * kl->nkept,
+										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		kl->reason_read = rr;
+		kl->reason = rt;
+		kl->reason_serial = serial;
+	}
+	copy = reason ? MemoryContextStrdup(cxt, reason) : NULL;
+	if (kl->reason[k] != NULL)
+		pfree(kl->reason[k]);
+	kl->reason[k] = copy;
+	kl->reason_read[k] = read + 1;
 }
 
 /*

@@ -120,6 +120,10 @@ typedef struct DeltaKeptList
 	int			nkept;
 	int		   *kept;			/* positions in 0..n some read keeps,
 								 * ascending */
+	/* remembered reasons (delta_kept_reason); reason_serial 0: none */
+	uint64		reason_serial;
+	int		   *reason_read;	/* [nkept]: 1 + the read, 0 unknown */
+	char	  **reason;			/* [nkept]: its text, NULL for none */
 } DeltaKeptList;
 
 typedef struct DeltaCommitStats
@@ -145,6 +149,27 @@ extern const DeltaKeptList *delta_commit_stats_kept_store(DeltaCommitStats *cs,
 														  int keylen, int n,
 														  const bool *keep,
 														  MemoryContext cxt);
+
+/*
+ * The index in kl->kept[] of position pos (binary search), or -1 when pos
+ * is not kept.
+ */
+extern int	delta_kept_index(const DeltaKeptList *kl, int pos);
+
+/*
+ * Reason texts of kept files, remembered with their list: the text a read
+ * gave for keeping kl->kept[k], as the read set numbered serial
+ * (delta_readset_serial, never 0) words it.  delta_kept_reason is true
+ * when it is known for that read set and read, and then sets *reason
+ * (NULL: the read gave none).  delta_kept_reason_store copies reason into
+ * cxt (the list's); storing for another serial first frees what was kept
+ * for the old one, so one list holds the texts of one read set at a time.
+ */
+extern bool delta_kept_reason(const DeltaKeptList *kl, uint64 serial, int k,
+							  int read, const char **reason);
+extern void delta_kept_reason_store(DeltaKeptList *kl, uint64 serial, int k,
+									int read, const char *reason,
+									MemoryContext cxt);
 
 /*
  * The answer array of the keep-predicate with this key, created zeroed

@@ -150,6 +150,45 @@ SELECT count(*) FILTER (WHERE pg_temp.check(format('id < %s', b)) = 'no conflict
   FROM generate_series(51, 150) b;
 SELECT pg_temp.check('id < 100') AS boundary_100, pg_temp.check('id < 101') AS boundary_101;
 
+-- 9. the reason of a kept file is remembered with the winner's kept list,
+-- for one kept plan at a time: the same read under another DateStyle is
+-- another plan with the same keep-predicate (the same list), so each call
+-- below replaces the texts the one before remembered.  Every call, and
+-- the one with the caches off, must give the same text, worded from the
+-- file's statistics.
+CREATE FUNCTION pg_temp.why(pred text) RETURNS text LANGUAGE sql AS $$
+    SELECT string_agg(format('v%s %s: %s', winning_version, path, detail), '; ')
+      FROM deltacc.conflicts(current_setting('deltacc_test.dir') || 'env', 0,
+                             ARRAY[pred],
+                             '[{"remove":{"path":"base.parquet","partitionValues":{},"size":1000,"deletionTimestamp":0,"dataChange":true}}]',
+                             mode => 'stats') $$;
+SELECT pg_temp.why('id >= 150') AS first;
+SELECT pg_temp.why('id >= 150') = pg_temp.why('id >= 150') AS repeated_same;
+SET DateStyle = 'ISO, DMY';
+SELECT pg_temp.why('id >= 150') AS other_plan;
+RESET DateStyle;
+SELECT pg_temp.why('id >= 150') AS first_plan_again;
+SET deltacc.commit_cache_size = 0;
+SELECT pg_temp.why('id >= 150') AS caches_off;
+RESET deltacc.commit_cache_size;
+-- a read that keeps the file for another reason (no usable conjunct)
+SELECT pg_temp.why('id >= 150 OR id::text = ''7''') AS other_reason;
+SELECT pg_temp.why('id >= 150 OR id::text = ''7''') AS other_reason_again;
+-- explain_conflicts words every candidate, the kept one from the list
+-- the conflicts calls above remembered; the same with the caches off
+CREATE FUNCTION pg_temp.explain(pred text) RETURNS text LANGUAGE sql AS $$
+    SELECT string_agg(format('v%s %s %s %s: %s', winning_version, "check", path,
+                             decision, reason), '; ' ORDER BY "check", path)
+      FROM deltacc.explain_conflicts(current_setting('deltacc_test.dir') || 'env', 0,
+                             ARRAY[pred],
+                             '[{"remove":{"path":"base.parquet","partitionValues":{},"size":1000,"deletionTimestamp":0,"dataChange":true}}]',
+                             mode => 'stats') $$;
+SELECT pg_temp.explain('id >= 150') AS explained;
+SELECT pg_temp.explain('id >= 150') AS explained_text \gset
+SET deltacc.commit_cache_size = 0;
+SELECT pg_temp.explain('id >= 150') = :'explained_text' AS explained_same_caches_off;
+RESET deltacc.commit_cache_size;
+
 REVOKE USAGE ON SCHEMA deltacc FROM regress_rsc_reader;
 DROP ROLE regress_rsc_reader;
 DROP SCHEMA regress_rsc CASCADE;
