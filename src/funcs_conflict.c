@@ -86,6 +86,7 @@ typedef struct ReadBinding
 	int			ncols;
 	int		   *col_leaf;		/* leaf index of each decoded column */
 	const DeltaField **col_field;
+	const char **col_key;		/* delta_stats_column_key of each */
 	DeltaLeafStats **colvals;	/* per column: the winner's files */
 	const DeltaFileAction *fast_file;
 	DeltaFileStats fast_stats;	/* leaves[] sized nleaves */
@@ -584,6 +585,7 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 
 	rb->col_leaf = palloc(sizeof(int) * Max(schema->nleaves, 1));
 	rb->col_field = palloc(sizeof(DeltaField *) * Max(schema->nleaves, 1));
+	rb->col_key = palloc(sizeof(char *) * Max(schema->nleaves, 1));
 	rb->colvals = palloc0(sizeof(DeltaLeafStats *) * Max(schema->nleaves, 1));
 	rb->ncols = 0;
 	for (i = 0; i < schema->nleaves; i++)
@@ -594,6 +596,7 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 			continue;
 		rb->col_leaf[rb->ncols] = i;
 		rb->col_field[rb->ncols] = f;
+		rb->col_key[rb->ncols] = delta_stats_column_key(f);
 		rb->ncols++;
 	}
 	for (i = 0; i < 2; i++)
@@ -869,7 +872,7 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 
 			cs = delta_commit_stats_ensure_pre((DeltaCommitStats *) *ref->extra,
 											   winner, rb.ncols, rb.col_field,
-											   rb.colvals, ref->cxt, ps,
+											   rb.col_key, rb.colvals, ref->cxt, ps,
 											   rb.loader ? commit_cache_stats_text : NULL,
 											   rb.loader);
 			if (ps != NULL)

@@ -1925,6 +1925,7 @@ keep_values(DeltaLeafStats *ls, bool byval, int16 typlen)
 DeltaCommitStats *
 delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 							  int ncols, const DeltaField *const *fields,
+							  const char *const *keys,
 							  DeltaLeafStats **vals_out, MemoryContext cxt,
 							  DeltaStatsPrescan *pre,
 							  DeltaStatsTextFn text_fn, void *text_arg)
@@ -1942,20 +1943,23 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 	int		   *namelen;
 	DeltaLeafStats **outs;
 	bool		can_scan;
-	char	  **keys;
 	bool	   *byval;
 	int16	   *typlen;
 	int			k,
 				j,
 				i;
 
-	old = MemoryContextSwitchTo(cxt);
+	/*
+	 * What only this call needs is allocated in the caller's context; cxt
+	 * (the commit's, kept across calls) only gets what is published, so a
+	 * call that finds everything decoded leaves cxt as it was.
+	 */
+	old = CurrentMemoryContext;
 	if (cs == NULL)
 	{
-		cs = palloc0(sizeof(DeltaCommitStats));
+		cs = MemoryContextAllocZero(cxt, sizeof(DeltaCommitStats));
 		cs->nfiles = commit->n_files;
 	}
-	keys = palloc(sizeof(char *) * Max(ncols, 1));
 	newcols = palloc(sizeof(DeltaStatsColumn *) * Max(ncols, 1));
 	newidx = palloc(sizeof(int) * Max(ncols, 1));
 	byval = palloc(sizeof(bool) * Max(ncols, 1));
@@ -1964,7 +1968,7 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 	{
 		DeltaStatsColumn *c;
 
-		keys[k] = delta_stats_column_key(fields[k]);
+		Assert(strcmp(keys[k], delta_stats_column_key(fields[k])) == 0);
 		vals_out[k] = NULL;
 		for (c = cs->cols; c != NULL; c = c->next)
 			if (strcmp(c->key, keys[k]) == 0)
@@ -1978,11 +1982,12 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 				vals_out[k] = newcols[j]->vals;
 		if (vals_out[k] != NULL)
 			continue;
-		c = palloc(sizeof(DeltaStatsColumn));
+		c = MemoryContextAlloc(cxt, sizeof(DeltaStatsColumn));
 		c->next = NULL;
-		c->key = keys[k];
-		c->vals = palloc_extended(sizeof(DeltaLeafStats) * Max(cs->nfiles, 1),
-								  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		c->key = MemoryContextStrdup(cxt, keys[k]);
+		c->vals = MemoryContextAllocExtended(cxt, sizeof(DeltaLeafStats) *
+											 Max(cs->nfiles, 1),
+											 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		vals_out[k] = c->vals;
 		newcols[nnew] = c;
 		newidx[nnew] = k;
@@ -1997,12 +2002,16 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 	}
 	if (cs->hdr != NULL && nnew == 0)
 	{
-		MemoryContextSwitchTo(old);
+		pfree(newcols);
+		pfree(newidx);
+		pfree(byval);
+		pfree(typlen);
 		return cs;
 	}
 	if (cs->hdr == NULL)
-		hdr = palloc_extended(sizeof(DeltaStatsHeader) * Max(cs->nfiles, 1),
-							  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		hdr = MemoryContextAllocExtended(cxt, sizeof(DeltaStatsHeader) *
+										 Max(cs->nfiles, 1),
+										 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	/* one parse per file for the header and every new column */
 	scratch = AllocSetContextCreate(old, "deltacc statistics decoding",
@@ -2059,6 +2068,8 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 			pfree(fresh);
 		}
 	}
+	/* the loop below runs in cxt, where keep_values copies what is kept */
+	MemoryContextSwitchTo(cxt);
 	for (i = 0; i < cs->nfiles; i++)
 	{
 		DeltaFileAction *fa = &commit->files[i];
@@ -2177,6 +2188,14 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 		cs->cols = newcols[j];
 	}
 	MemoryContextSwitchTo(old);
+	pfree(newcols);
+	pfree(newidx);
+	pfree(byval);
+	pfree(typlen);
+	pfree(newfields);
+	pfree(spans);
+	pfree(namelen);
+	pfree(outs);
 	return cs;
 }
 

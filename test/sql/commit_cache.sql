@@ -73,6 +73,20 @@ SELECT count(*) AS checks, count(*) FILTER (WHERE c.d IS NOT DISTINCT FROM w.d) 
 -- for the partition hints)
 :C(pg_temp.tbl('ids_part'), 0, '{true}', pg_temp.delete_actions(), read_files => '{part-00.parquet}', mode => 'stats');
 
+-- checks repeated over cached commits add nothing to the cache: what a
+-- warm check needs only for itself stays out of the commits' memory
+-- (conflicts, and explain_conflicts with its reasons)
+SELECT pg_temp.decisions(pg_temp.tbl('ids'), '{id < 50}', '{part-00.parquet}') IS NOT NULL AS warm;
+SELECT bytes AS warm_bytes FROM deltacc.commit_cache_stats() \gset
+SELECT count(*) AS checks, count(DISTINCT d) AS answers
+  FROM generate_series(1, 200) g,
+       LATERAL (SELECT string_agg(path, ',') AS d
+                  FROM deltacc.conflicts(pg_temp.tbl('ids'), 0, '{id < 50}', pg_temp.delete_actions(),
+                                         read_files => '{part-00.parquet}', mode => 'stats')) c;
+SELECT count(DISTINCT pg_temp.decisions(pg_temp.tbl('ids'), '{id < 50}', '{part-00.parquet}')) AS explained
+  FROM generate_series(1, 100);
+SELECT bytes - :warm_bytes AS grown FROM deltacc.commit_cache_stats();
+
 -- a commit rewritten in place is read again, never served stale.
 -- Test-local copy of ids (the fixtures stay read-only).
 CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
