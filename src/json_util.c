@@ -13,6 +13,7 @@
  */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
@@ -121,6 +122,147 @@ dc_json_parse(const char *buf, size_t len, const char *what, int errcode_val)
 	if (!dj_parse(buf, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &v, &err))
 		dc_json_report_error(&err, what, errcode_val);
 	return v;
+}
+
+/*
+ * jb_scalar, jb_value: dc_jsonb_to_dj's walk.  r and v: the token the
+ * iterator gave last and its value; depth: containers open around it.
+ */
+static bool
+jb_scalar(const JsonbValue *v, DjValue *out)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			out->type = DJ_NULL;
+			out->len = 0;
+			return true;
+		case jbvBool:
+			out->type = v->val.boolean ? DJ_TRUE : DJ_FALSE;
+			out->len = 0;
+			return true;
+		case jbvString:
+			{
+				char	   *str = palloc(v->val.string.len + 1);
+
+				memcpy(str, v->val.string.val, v->val.string.len);
+				str[v->val.string.len] = '\0';
+				out->type = DJ_STRING;
+				out->len = (uint32) v->val.string.len;
+				out->u.str = str;
+				return true;
+			}
+		case jbvNumeric:
+			{
+				char	   *num;
+
+				if (numeric_is_nan(v->val.numeric) ||
+					numeric_is_inf(v->val.numeric))
+					return false;	/* printed as a bare word */
+				num = DatumGetCString(DirectFunctionCall1(numeric_out,
+														  NumericGetDatum(v->val.numeric)));
+				out->type = DJ_NUMBER;
+				out->len = (uint32) strlen(num);
+				out->u.num = num;
+				return true;
+			}
+		default:
+			return false;
+	}
+}
+
+static bool
+jb_value(JsonbIterator **it, JsonbIteratorToken r, JsonbValue *v,
+		 DjValue *out, int depth)
+{
+	check_stack_depth();
+	if (r == WJB_ELEM || r == WJB_VALUE)
+		return jb_scalar(v, out);
+	if (depth >= DJ_DEFAULT_MAX_DEPTH)
+		return false;			/* let dj_parse report it */
+	if (r == WJB_BEGIN_ARRAY)
+	{
+		int			n = v->val.array.nElems;
+		int			i = 0;
+
+		if (v->val.array.rawScalar)
+		{
+			r = JsonbIteratorNext(it, v, false);
+			Assert(r == WJB_ELEM);
+			if (!jb_scalar(v, out))
+				return false;
+			r = JsonbIteratorNext(it, v, false);
+			Assert(r == WJB_END_ARRAY);
+			return true;
+		}
+		out->type = DJ_ARRAY;
+		out->len = (uint32) n;
+		out->u.items = palloc(sizeof(DjValue) * Max(n, 1));
+		while ((r = JsonbIteratorNext(it, v, false)) != WJB_END_ARRAY)
+		{
+			if (i >= n || !jb_value(it, r, v, &out->u.items[i++], depth + 1))
+				return false;
+		}
+		return i == n;
+	}
+	if (r == WJB_BEGIN_OBJECT)
+	{
+		int			n = v->val.object.nPairs;
+		int			i = 0;
+
+		out->type = DJ_OBJECT;
+		out->len = (uint32) n;
+		out->u.members = palloc(sizeof(DjMember) * Max(n, 1));
+		while ((r = JsonbIteratorNext(it, v, false)) != WJB_END_OBJECT)
+		{
+			DjMember   *m;
+			char	   *key;
+
+			if (r != WJB_KEY || i >= n || v->type != jbvString)
+				return false;
+			m = &out->u.members[i++];
+			key = palloc(v->val.string.len + 1);
+			memcpy(key, v->val.string.val, v->val.string.len);
+			key[v->val.string.len] = '\0';
+			m->key = key;
+			m->keylen = (uint32) v->val.string.len;
+			r = JsonbIteratorNext(it, v, false);
+			if (!jb_value(it, r, v, &m->value, depth + 1))
+				return false;
+		}
+		return i == n;
+	}
+	return false;
+}
+
+/*
+ * dc_jsonb_to_dj: see json_util.h.  Assert-enabled builds compare the tree
+ * with the one the text gives.
+ */
+bool
+dc_jsonb_to_dj(Jsonb *jb, DjValue *out)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken r;
+	bool		ok;
+
+	if (GetDatabaseEncoding() != PG_UTF8)
+		return false;
+	it = JsonbIteratorInit(&jb->root);
+	r = JsonbIteratorNext(&it, &v, false);
+	ok = jb_value(&it, r, &v, out, 0);
+#ifdef USE_ASSERT_CHECKING
+	if (ok)
+	{
+		char	   *text = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+		DjValue		viatext;
+
+		Assert(dc_json_try_parse(text, strlen(text), &viatext));
+		Assert(dj_equal(out, &viatext));
+	}
+#endif
+	return ok;
 }
 
 /*

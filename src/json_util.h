@@ -65,6 +65,18 @@ extern DjValue dc_json_parse(const char *buf, size_t len, const char *what,
 							 int errcode_val);
 
 /*
+ * The djson tree of a jsonb value, made by walking the jsonb without
+ * rendering it: the same tree dc_json_parse gives for JsonbToCString's
+ * text of it (members in jsonb's order, strings as stored, numbers as
+ * numeric_out writes them), allocated in CurrentMemoryContext.  Returns
+ * false, with *out unusable, when that text might not parse to this tree:
+ * a database encoding other than UTF-8, a NaN or infinite number (jsonb
+ * prints them as bare words, which are not JSON), or nesting deeper than
+ * djson's default limit.  The caller then takes the text instead.
+ */
+extern bool dc_jsonb_to_dj(Jsonb *jb, DjValue *out);
+
+/*
  * Like dc_json_parse, but returns false instead of raising (for optional
  * content such as "stats", where unparseable means "missing").
  */

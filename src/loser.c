@@ -91,9 +91,10 @@ loser_decode_actions(Jsonb *actions, int *n_unknown)
 
 /*
  * decode_actions: the decoding itself, in CurrentMemoryContext.  The jsonb
- * is rendered to text and parsed exactly with djson, then decoded by the
- * log reader's action decoder, so the loser's actions mean exactly what
- * they would mean in a commit file.
+ * becomes the djson tree its text would parse to (dc_jsonb_to_dj walks it
+ * directly; in the cases it declines, the text is rendered and parsed),
+ * then decoded by the log reader's action decoder, so the loser's actions
+ * mean exactly what they would mean in a commit file.
  */
 static DeltaCommit *
 decode_actions(Jsonb *actions, int *n_unknown)
@@ -103,9 +104,12 @@ decode_actions(Jsonb *actions, int *n_unknown)
 	DeltaCommit *c;
 	int			known;
 
-	text = JsonbToCString(NULL, &actions->root, VARSIZE(actions));
-	root = dc_json_parse(text, strlen(text), "actions",
-						 ERRCODE_INVALID_PARAMETER_VALUE);
+	if (!dc_jsonb_to_dj(actions, &root))
+	{
+		text = JsonbToCString(NULL, &actions->root, VARSIZE(actions));
+		root = dc_json_parse(text, strlen(text), "actions",
+							 ERRCODE_INVALID_PARAMETER_VALUE);
+	}
 	if (root.type != DJ_ARRAY)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -69,6 +69,10 @@ SELECT v AS actions_case,
                ('metadata_bad_schema', '[{"metaData":{"id":"x","format":{"provider":"parquet"},"schemaString":"{","partitionColumns":[],"configuration":{}}}]'),
                ('txn_huge_version', '[{"txn":{"appId":"a","version":99999999999999999999999}}]'),
                ('deep', repeat('[', 5000) || repeat(']', 5000)),
+               ('deep_64', repeat('[', 64) || repeat(']', 64)),
+               ('deep_65', repeat('[', 65) || repeat(']', 65)),
+               ('path_escapes', '[{"add":{"path":"a b\"c\\d/\u00e9\ud83d\ude00\u0001\t.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]'),
+               ('number_forms', '[{"add":{"path":"a","partitionValues":{},"size":1.0e2,"modificationTime":-0,"dataChange":true}},{"commitInfo":{"n":[1.50,-0.0,1E-5,123456789012345678901234567890]}}]'),
                ('many_adds', (SELECT jsonb_agg(jsonb_build_object('add', jsonb_build_object('path', 'f' || i, 'partitionValues', '{}'::jsonb, 'size', 1, 'modificationTime', 1, 'dataChange', true)))::text FROM generate_series(1, 50000) i)))
        AS t(v, a)
  ORDER BY 1;
