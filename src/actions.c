@@ -58,6 +58,13 @@ DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len)
 	return r;
 }
 
+/*
+ * The SQLSTATE of a malformed action: data_corrupted for a log's, and
+ * invalid_parameter_value while DeltaDecodeActionArray decodes actions a
+ * caller passed as an argument.
+ */
+static int	bad_entry_errcode = ERRCODE_DATA_CORRUPTED;
+
 /* Copy a string into the builder's arena. */
 static inline char *
 bstrndup(DeltaCommitBuilder *b, const char *s, size_t len)
@@ -101,7 +108,7 @@ static void
 field_error(const char *action, const char *field, const char *problem)
 {
 	ereport(ERROR,
-			errcode(ERRCODE_DATA_CORRUPTED),
+			errcode(bad_entry_errcode),
 			errmsg("invalid Delta log entry"),
 			errdetail("Field \"%s.%s\" %s.", action, field, problem));
 }
@@ -116,7 +123,7 @@ type_error(const char *action, const char *field, const char *expected,
 		   const DjValue *got)
 {
 	ereport(ERROR,
-			errcode(ERRCODE_DATA_CORRUPTED),
+			errcode(bad_entry_errcode),
 			errmsg("invalid Delta log entry"),
 			errdetail("Field \"%s.%s\" must be %s, not %s.",
 					  action, field, expected, dj_type_name(got->type)));
@@ -153,7 +160,7 @@ to_int64(const DjValue *v, const char *action, const char *key)
 		type_error(action, key, "an integer", v);
 	if (!dj_to_int64(v, &r))
 		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
+				errcode(bad_entry_errcode),
 				errmsg("invalid Delta log entry"),
 				errdetail("Field \"%s.%s\" is not a 64-bit integer: %s.",
 						  action, key, v->u.num));
@@ -167,7 +174,7 @@ to_int32(const DjValue *v, const char *action, const char *key)
 
 	if (r < PG_INT32_MIN || r > PG_INT32_MAX)
 		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
+				errcode(bad_entry_errcode),
 				errmsg("invalid Delta log entry"),
 				errdetail("Field \"%s.%s\" is out of range for a 32-bit integer: %s.",
 						  action, key, v->u.num));
@@ -267,7 +274,7 @@ decode_string_map(DeltaCommitBuilder *b, const DjValue *v, const char *action,
 				break;
 			default:
 				ereport(ERROR,
-						errcode(ERRCODE_DATA_CORRUPTED),
+						errcode(bad_entry_errcode),
 						errmsg("invalid Delta log entry"),
 						errdetail("Value of \"%s\" in field \"%s.%s\" must be a string, not %s.",
 								  m->key, action, key, dj_type_name(m->value.type)));
@@ -297,7 +304,7 @@ decode_string_array(DeltaCommitBuilder *b, const DjValue *v, const char *action,
 	{
 		if (v->u.items[i].type != DJ_STRING)
 			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
+					errcode(bad_entry_errcode),
 					errmsg("invalid Delta log entry"),
 					errdetail("Elements of field \"%s.%s\" must be strings, not %s.",
 							  action, key, dj_type_name(v->u.items[i].type)));
@@ -768,7 +775,7 @@ DeltaDecodeAction(DeltaCommitBuilder *b, const DjValue *action)
 
 	if (action->type != DJ_OBJECT)
 		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
+				errcode(bad_entry_errcode),
 				errmsg("invalid Delta log entry"),
 				errdetail("A log entry must be a JSON object, not %s.",
 						  dj_type_name(action->type)));
@@ -886,12 +893,21 @@ DeltaDecodeActionArray(const DjValue *array, int64 version)
 	cb.arg = &idx;
 	cb.previous = error_context_stack;
 	error_context_stack = &cb;
-	for (i = 0; i < array->len; i++)
+	bad_entry_errcode = ERRCODE_INVALID_PARAMETER_VALUE;
+	PG_TRY();
 	{
-		CHECK_FOR_INTERRUPTS();
-		idx = (int) i + 1;
-		DeltaDecodeAction(&b, &array->u.items[i]);
+		for (i = 0; i < array->len; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			idx = (int) i + 1;
+			DeltaDecodeAction(&b, &array->u.items[i]);
+		}
 	}
+	PG_FINALLY();
+	{
+		bad_entry_errcode = ERRCODE_DATA_CORRUPTED;
+	}
+	PG_END_TRY();
 	error_context_stack = cb.previous;
 	c = DeltaCommitBuilderFinish(&b);
 	return c;

@@ -125,7 +125,10 @@ extern void DeltaCommitIndexFiles(DeltaCommit *c);
 /*
  * Decode a JSON array of action objects (the conflict checker's "actions"
  * argument), each element as DeltaDecodeAction; the error context says
- * "action N" (1-based).  Result in CurrentMemoryContext.
+ * "action N" (1-based), and a malformed action is reported as the caller's
+ * bad argument (ERRCODE_INVALID_PARAMETER_VALUE), not as a corrupt log
+ * (ERRCODE_DATA_CORRUPTED, as from DeltaDecodeAction alone).  Result in
+ * CurrentMemoryContext.
  */
 extern DeltaCommit *DeltaDecodeActionArray(const DjValue *array, int64 version);
 

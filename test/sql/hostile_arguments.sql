@@ -76,5 +76,13 @@ SELECT v AS actions_case,
                ('many_adds', (SELECT jsonb_agg(jsonb_build_object('add', jsonb_build_object('path', 'f' || i, 'partitionValues', '{}'::jsonb, 'size', 1, 'modificationTime', 1, 'dataChange', true)))::text FROM generate_series(1, 50000) i)))
        AS t(v, a)
  ORDER BY 1;
+-- a malformed action in the argument is the caller's error (22023); a
+-- malformed action in a log read right after it is still a corrupt log
+-- (XX001)
+\getenv abs_srcdir PG_ABS_SRCDIR
+SELECT regress_hostile.outcome(format('SELECT count(*) FROM deltacc.conflicts(%L, 0, ARRAY[''true''], %L::jsonb)',
+                                      :'base', '[{"add":{"size":1}}]')) AS bad_argument,
+       regress_hostile.outcome(format('SELECT count(*) FROM deltacc.history(%L)',
+                                      :'abs_srcdir' || '/data/bad/add_missing_path')) AS bad_log_after;
 SELECT 'server is up' AS check;
 DROP FUNCTION regress_hostile.boom();
