@@ -58,12 +58,24 @@ DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len)
 	return r;
 }
 
+static void action_array_callback(void *arg);
+
 /*
- * The SQLSTATE of a malformed action: data_corrupted for a log's, and
- * invalid_parameter_value while DeltaDecodeActionArray decodes actions a
- * caller passed as an argument.
+ * The SQLSTATE of a malformed action: invalid_parameter_value inside
+ * DeltaDecodeActionArray (actions a caller passed as an argument: its
+ * error context callback is on the stack), else data_corrupted (a log's).
+ * Asked when the error is raised, so nothing has to be restored after one.
  */
-static int	bad_entry_errcode = ERRCODE_DATA_CORRUPTED;
+static int
+bad_entry_errcode(void)
+{
+	ErrorContextCallback *cb;
+
+	for (cb = error_context_stack; cb != NULL; cb = cb->previous)
+		if (cb->callback == action_array_callback)
+			return ERRCODE_INVALID_PARAMETER_VALUE;
+	return ERRCODE_DATA_CORRUPTED;
+}
 
 /* Copy a string into the builder's arena. */
 static inline char *
@@ -108,7 +120,7 @@ static void
 field_error(const char *action, const char *field, const char *problem)
 {
 	ereport(ERROR,
-			errcode(bad_entry_errcode),
+			errcode(bad_entry_errcode()),
 			errmsg("invalid Delta log entry"),
 			errdetail("Field \"%s.%s\" %s.", action, field, problem));
 }
@@ -123,7 +135,7 @@ type_error(const char *action, const char *field, const char *expected,
 		   const DjValue *got)
 {
 	ereport(ERROR,
-			errcode(bad_entry_errcode),
+			errcode(bad_entry_errcode()),
 			errmsg("invalid Delta log entry"),
 			errdetail("Field \"%s.%s\" must be %s, not %s.",
 					  action, field, expected, dj_type_name(got->type)));
@@ -160,7 +172,7 @@ to_int64(const DjValue *v, const char *action, const char *key)
 		type_error(action, key, "an integer", v);
 	if (!dj_to_int64(v, &r))
 		ereport(ERROR,
-				errcode(bad_entry_errcode),
+				errcode(bad_entry_errcode()),
 				errmsg("invalid Delta log entry"),
 				errdetail("Field \"%s.%s\" is not a 64-bit integer: %s.",
 						  action, key, v->u.num));
@@ -174,7 +186,7 @@ to_int32(const DjValue *v, const char *action, const char *key)
 
 	if (r < PG_INT32_MIN || r > PG_INT32_MAX)
 		ereport(ERROR,
-				errcode(bad_entry_errcode),
+				errcode(bad_entry_errcode()),
 				errmsg("invalid Delta log entry"),
 				errdetail("Field \"%s.%s\" is out of range for a 32-bit integer: %s.",
 						  action, key, v->u.num));
@@ -274,7 +286,7 @@ decode_string_map(DeltaCommitBuilder *b, const DjValue *v, const char *action,
 				break;
 			default:
 				ereport(ERROR,
-						errcode(bad_entry_errcode),
+						errcode(bad_entry_errcode()),
 						errmsg("invalid Delta log entry"),
 						errdetail("Value of \"%s\" in field \"%s.%s\" must be a string, not %s.",
 								  m->key, action, key, dj_type_name(m->value.type)));
@@ -304,7 +316,7 @@ decode_string_array(DeltaCommitBuilder *b, const DjValue *v, const char *action,
 	{
 		if (v->u.items[i].type != DJ_STRING)
 			ereport(ERROR,
-					errcode(bad_entry_errcode),
+					errcode(bad_entry_errcode()),
 					errmsg("invalid Delta log entry"),
 					errdetail("Elements of field \"%s.%s\" must be strings, not %s.",
 							  action, key, dj_type_name(v->u.items[i].type)));
@@ -775,7 +787,7 @@ DeltaDecodeAction(DeltaCommitBuilder *b, const DjValue *action)
 
 	if (action->type != DJ_OBJECT)
 		ereport(ERROR,
-				errcode(bad_entry_errcode),
+				errcode(bad_entry_errcode()),
 				errmsg("invalid Delta log entry"),
 				errdetail("A log entry must be a JSON object, not %s.",
 						  dj_type_name(action->type)));
@@ -893,21 +905,12 @@ DeltaDecodeActionArray(const DjValue *array, int64 version)
 	cb.arg = &idx;
 	cb.previous = error_context_stack;
 	error_context_stack = &cb;
-	bad_entry_errcode = ERRCODE_INVALID_PARAMETER_VALUE;
-	PG_TRY();
+	for (i = 0; i < array->len; i++)
 	{
-		for (i = 0; i < array->len; i++)
-		{
-			CHECK_FOR_INTERRUPTS();
-			idx = (int) i + 1;
-			DeltaDecodeAction(&b, &array->u.items[i]);
-		}
+		CHECK_FOR_INTERRUPTS();
+		idx = (int) i + 1;
+		DeltaDecodeAction(&b, &array->u.items[i]);
 	}
-	PG_FINALLY();
-	{
-		bad_entry_errcode = ERRCODE_DATA_CORRUPTED;
-	}
-	PG_END_TRY();
 	error_context_stack = cb.previous;
 	c = DeltaCommitBuilderFinish(&b);
 	return c;

@@ -70,6 +70,48 @@ numeric_in(PG_FUNCTION_ARGS)
 	abort();
 }
 
+Datum
+numeric_out(PG_FUNCTION_ARGS)
+{
+	abort();
+}
+
+bool
+numeric_is_nan(Numeric num)
+{
+	abort();
+}
+
+bool
+numeric_is_inf(Numeric num)
+{
+	abort();
+}
+
+Datum
+DirectFunctionCall1Coll(PGFunction func, Oid collation, Datum arg1)
+{
+	abort();
+}
+
+JsonbIterator *
+JsonbIteratorInit(JsonbContainer *container)
+{
+	abort();
+}
+
+JsonbIteratorToken
+JsonbIteratorNext(JsonbIterator **it, JsonbValue *val, bool skipNested)
+{
+	abort();
+}
+
+int
+GetDatabaseEncoding(void)
+{
+	abort();
+}
+
 Numeric
 int64_to_numeric(int64 val)
 {
