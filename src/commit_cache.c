@@ -837,6 +837,17 @@ commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref)
 	}
 }
 
+/*
+ * commit_cache_ref_sole: see commit_cache.h.
+ */
+bool
+commit_cache_ref_sole(const CommitCacheRef *ref)
+{
+	const CommitCacheEntry *e = ref->entry;
+
+	return e == NULL || e->pins <= 1;
+}
+
 /* ---------------------------------------------------------------------
  * Stats texts not kept (see CommitStatsSource)
  * ---------------------------------------------------------------------

@@ -103,6 +103,14 @@ extern CommitCacheRef *commit_cache_get_table_actions(CommitCacheScope *scope,
 extern void commit_cache_ref_grown(CommitCacheScope *scope, CommitCacheRef *ref);
 
 /*
+ * Whether the caller's scope is the only one using ref's entry (it pins it
+ * once and no other call in progress does): then what hangs off ref->extra
+ * may be freed without leaving another call's pointers dangling.  True for
+ * an entry not in the cache.
+ */
+extern bool commit_cache_ref_sole(const CommitCacheRef *ref);
+
+/*
  * Loading the stats texts the commit did not keep (see
  * commit_cache_get_prescan): a loader for ref, in CurrentMemoryContext
  * (the commit file stays open while it lives, closed when that context is

@@ -331,6 +331,9 @@ rb_is_winner_adds(const ReadBinding *rb, int n, const DeltaFileAction **files)
  */
 #define RB_FILTER_MAX_READS 16
 
+/* answer arrays and kept lists remembered with one commit, at most */
+#define RB_MAX_REMEMBERED 64
+
 static void
 rb_stats_filter(void *ctx, int n, const DeltaFileAction **files, bool *keep)
 {
@@ -878,6 +881,18 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 			if (ps != NULL)
 				delta_stats_prescan_reset(ps);	/* answers copied */
 			*ref->extra = cs;
+
+			/*
+			 * Answers and kept lists are remembered per set of reads; a
+			 * session that keeps checking new reads against the same winner
+			 * would pile them up until the cache evicted the commit itself.
+			 * Past RB_MAX_REMEMBERED they are all forgotten (only while no
+			 * other call in progress holds pointers into them), and this
+			 * call makes again what it needs.
+			 */
+			if (delta_commit_stats_remembered(cs) > RB_MAX_REMEMBERED &&
+				commit_cache_ref_sole(ref))
+				delta_commit_stats_forget(cs);
 			for (i = 0; i < npreds; i++)
 			{
 				int			var = rb.set_var;

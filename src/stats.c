@@ -1768,6 +1768,55 @@ delta_commit_stats_memo(DeltaCommitStats *cs, const char *key, int keylen,
 }
 
 /*
+ * delta_commit_stats_remembered, delta_commit_stats_forget: see stats.h.
+ */
+int
+delta_commit_stats_remembered(const DeltaCommitStats *cs)
+{
+	const DeltaDecisionMemo *m;
+	const DeltaKeptList *l;
+	int			n = 0;
+
+	for (m = cs->memos; m != NULL; m = m->next)
+		n++;
+	for (l = cs->kept; l != NULL; l = l->next)
+		n++;
+	return n;
+}
+
+void
+delta_commit_stats_forget(DeltaCommitStats *cs)
+{
+	while (cs->memos != NULL)
+	{
+		DeltaDecisionMemo *m = cs->memos;
+
+		cs->memos = m->next;
+		pfree(m->key);
+		pfree(m->state);
+		pfree(m);
+	}
+	while (cs->kept != NULL)
+	{
+		DeltaKeptList *l = cs->kept;
+		int			i;
+
+		cs->kept = l->next;
+		if (l->reason_serial != 0)
+		{
+			for (i = 0; i < l->nkept; i++)
+				if (l->reason[i] != NULL)
+					pfree(l->reason[i]);
+			pfree(l->reason_read);
+			pfree(l->reason);
+		}
+		pfree(l->key);
+		pfree(l->kept);
+		pfree(l);
+	}
+}
+
+/*
  * delta_commit_stats_kept: see stats.h.
  */
 const DeltaKeptList *

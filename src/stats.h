@@ -172,6 +172,15 @@ extern void delta_kept_reason_store(DeltaKeptList *kl, uint64 serial, int k,
 									MemoryContext cxt);
 
 /*
+ * How many answer arrays and kept lists cs holds, and
+ * delta_commit_stats_forget, which frees them all (with the kept lists'
+ * reasons): they are caches, a later call makes again what it needs.  Only
+ * for a cs nobody holds pointers into (commit_cache_ref_sole).
+ */
+extern int	delta_commit_stats_remembered(const DeltaCommitStats *cs);
+extern void delta_commit_stats_forget(DeltaCommitStats *cs);
+
+/*
  * The answer array of the keep-predicate with this key, created zeroed
  * (nothing known) in cxt when new.  Any prefix of answers is valid, so an
  * ERROR while filling it leaves nothing wrong behind.
