@@ -200,6 +200,7 @@ jb_value(JsonbIterator **it, JsonbIteratorToken r, JsonbValue *v,
 		out->u.items = palloc(sizeof(DjValue) * Max(n, 1));
 		while ((r = JsonbIteratorNext(it, v, false)) != WJB_END_ARRAY)
 		{
+			CHECK_FOR_INTERRUPTS();
 			if (i >= n || !jb_value(it, r, v, &out->u.items[i++], depth + 1))
 				return false;
 		}
@@ -218,6 +219,7 @@ jb_value(JsonbIterator **it, JsonbIteratorToken r, JsonbValue *v,
 			DjMember   *m;
 			char	   *key;
 
+			CHECK_FOR_INTERRUPTS();
 			if (r != WJB_KEY || i >= n || v->type != jbvString)
 				return false;
 			m = &out->u.members[i++];
