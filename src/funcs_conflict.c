@@ -105,8 +105,6 @@ typedef struct ReadBinding
 	MemoryContext cs_cxt;		/* where they live */
 	const DeltaKeptList *kept;	/* the current winner's list, or NULL */
 	bool		kept_stored;	/* a list was stored for the current winner */
-	uint64		serial;			/* delta_readset_serial(rs): 0, reasons are
-								 * not remembered */
 	bool		reasons_stored; /* reasons were remembered in the list */
 } ReadBinding;
 
@@ -131,8 +129,8 @@ rb_kept_index(const ReadBinding *rb, const DeltaFileAction *file)
 	int			lo = 0;
 	int			hi;
 
-	if (rb->serial == 0 || rb->kept == NULL || w == NULL || w->adds == NULL ||
-		rb->kept->n != w->n_adds)
+	if (delta_readset_serial(rb->rs) == 0 || rb->kept == NULL || w == NULL ||
+		w->adds == NULL || rb->kept->n != w->n_adds)
 		return -1;
 	/* the AddFiles' pointers ascend: they point into w->files in order */
 	hi = w->n_adds - 1;
@@ -165,6 +163,7 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 {
 	ReadBinding *rb = ctx;
 	int			kept_k;			/* index in the kept list, or -1 */
+	int			reason_key = 2 * read + (rb->nan_ok ? 1 : 0);	/* the variant too */
 	const char *known = NULL;
 	bool		have_known = false;
 	bool		match;
@@ -206,12 +205,11 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 		}
 		return keep ? READ_MATCH_MAYBE : READ_MATCH_NO;
 	}
-	/* a kept file's reason may be remembered (variant in the read's key) */
+	/* a kept file's reason may be remembered */
 	kept_k = reason != NULL ? rb_kept_index(rb, file) : -1;
 	if (kept_k >= 0)
-		have_known = delta_kept_reason(rb->kept, rb->serial, kept_k,
-									   2 * read + (rb->nan_ok ? 1 : 0),
-									   &known);
+		have_known = delta_kept_reason(rb->kept, delta_readset_serial(rb->rs),
+									   kept_k, reason_key, &known);
 #ifndef USE_ASSERT_CHECKING
 	if (have_known)
 	{
@@ -243,9 +241,8 @@ rb_stats_match(void *ctx, int read, const DeltaFileAction *file, char **reason)
 	else if (kept_k >= 0 && match)
 	{
 		delta_kept_reason_store(unconstify(DeltaKeptList *, rb->kept),
-								rb->serial, kept_k,
-								2 * read + (rb->nan_ok ? 1 : 0), *reason,
-								rb->cs_cxt);
+								delta_readset_serial(rb->rs), kept_k,
+								reason_key, *reason, rb->cs_cxt);
 		rb->reasons_stored = true;
 	}
 	return match ? READ_MATCH_MAYBE : READ_MATCH_NO;
@@ -730,7 +727,6 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	{
 		rb.rs = readset_cache_instance(rv_md, npreds,
 									   (const char *const *) preds);
-		rb.serial = delta_readset_serial(rb.rs);
 		if (delta_readset_schema(rb.rs)->npartition > 0)
 		{
 			/* partitioned: the hints need the files */
@@ -746,7 +742,6 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rv_proto = snap->protocol;
 		rb.rs = readset_cache_instance(rv_md, npreds,
 									   (const char *const *) preds);
-		rb.serial = delta_readset_serial(rb.rs);
 	}
 	/* (the read version's metaData, so the same schema either way) */
 	schema = delta_readset_schema(rb.rs);

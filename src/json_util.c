@@ -142,16 +142,11 @@ jb_scalar(const JsonbValue *v, DjValue *out)
 			out->len = 0;
 			return true;
 		case jbvString:
-			{
-				char	   *str = palloc(v->val.string.len + 1);
-
-				memcpy(str, v->val.string.val, v->val.string.len);
-				str[v->val.string.len] = '\0';
-				out->type = DJ_STRING;
-				out->len = (uint32) v->val.string.len;
-				out->u.str = str;
-				return true;
-			}
+			/* (jsonb holds no NUL: pnstrdup copies all of it) */
+			out->type = DJ_STRING;
+			out->len = (uint32) v->val.string.len;
+			out->u.str = pnstrdup(v->val.string.val, v->val.string.len);
+			return true;
 		case jbvNumeric:
 			{
 				char	   *num;
@@ -217,16 +212,12 @@ jb_value(JsonbIterator **it, JsonbIteratorToken r, JsonbValue *v,
 		while ((r = JsonbIteratorNext(it, v, false)) != WJB_END_OBJECT)
 		{
 			DjMember   *m;
-			char	   *key;
 
 			CHECK_FOR_INTERRUPTS();
 			if (r != WJB_KEY || i >= n || v->type != jbvString)
 				return false;
 			m = &out->u.members[i++];
-			key = palloc(v->val.string.len + 1);
-			memcpy(key, v->val.string.val, v->val.string.len);
-			key[v->val.string.len] = '\0';
-			m->key = key;
+			m->key = pnstrdup(v->val.string.val, v->val.string.len);
 			m->keylen = (uint32) v->val.string.len;
 			r = JsonbIteratorNext(it, v, false);
 			if (!jb_value(it, r, v, &m->value, depth + 1))

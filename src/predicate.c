@@ -1851,7 +1851,10 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 	v->n_need = 0;
 	for (i = 0; i < n; i++)
 		if (v->need_min[i] || v->need_max[i] || v->need_nc[i])
+		{
 			v->need_leaf[v->n_need++] = i;
+			rs->wanted[i] = true;
+		}
 	if (v->k->kind == K_AND)
 	{
 		ListCell   *lc;
@@ -1868,10 +1871,9 @@ finish_variant(DeltaReadSet *rs, KVariant *v, List *ks)
 		v->parts = palloc(sizeof(KNode *));
 		v->parts[0] = v->k;
 	}
-	v->part_states = palloc0(sizeof(ExprState *) * v->nparts);
-	for (i = 0; i < n; i++)
-		if (v->need_min[i] || v->need_max[i] || v->need_nc[i])
-			rs->wanted[i] = true;
+	/* (the executor states are an instance's: delta_readset_instance) */
+	v->state = NULL;
+	v->part_states = NULL;
 }
 
 /* An object created by initdb (and so by no user or extension). */
@@ -2928,8 +2930,10 @@ delta_read_stats_may_match(DeltaReadSet *rs, int read,
 #endif
 	if (r != 1)
 	{
+		/* the parts below evaluate on the bound statistics */
 		bind_stats(rs, fs);
-		r = eval_bool(rs, variant_state(rs, v));
+		if (r < 0)
+			r = eval_bool(rs, variant_state(rs, v));
 	}
 	if (r == 1)
 	{

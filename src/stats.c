@@ -1767,6 +1767,24 @@ delta_commit_stats_memo(DeltaCommitStats *cs, const char *key, int keylen,
 	return m->state;
 }
 
+/* Free the reasons a kept list remembers, if any (then it holds none). */
+static void
+kept_reasons_free(DeltaKeptList *kl)
+{
+	int			i;
+
+	if (kl->reason_serial == 0)
+		return;
+	for (i = 0; i < kl->nkept; i++)
+		if (kl->reason[i] != NULL)
+			pfree(kl->reason[i]);
+	pfree(kl->reason_read);
+	pfree(kl->reason);
+	kl->reason_serial = 0;
+	kl->reason_read = NULL;
+	kl->reason = NULL;
+}
+
 /*
  * delta_commit_stats_remembered, delta_commit_stats_forget: see stats.h.
  */
@@ -1799,17 +1817,9 @@ delta_commit_stats_forget(DeltaCommitStats *cs)
 	while (cs->kept != NULL)
 	{
 		DeltaKeptList *l = cs->kept;
-		int			i;
 
 		cs->kept = l->next;
-		if (l->reason_serial != 0)
-		{
-			for (i = 0; i < l->nkept; i++)
-				if (l->reason[i] != NULL)
-					pfree(l->reason[i]);
-			pfree(l->reason_read);
-			pfree(l->reason);
-		}
+		kept_reasons_free(l);
 		pfree(l->key);
 		pfree(l->kept);
 		pfree(l);
@@ -1921,19 +1931,7 @@ delta_kept_reason_store(DeltaKeptList *kl, uint64 serial, int k, int read,
 		int		   *rr;
 		char	  **rt;
 
-		if (kl->reason_serial != 0)
-		{
-			int			i;
-
-			for (i = 0; i < kl->nkept; i++)
-				if (kl->reason[i] != NULL)
-					pfree(kl->reason[i]);
-			pfree(kl->reason_read);
-			pfree(kl->reason);
-			kl->reason_serial = 0;
-			kl->reason_read = NULL;
-			kl->reason = NULL;
-		}
+		kept_reasons_free(kl);
 		rr = MemoryContextAllocExtended(cxt, sizeof(int) * kl->nkept,
 										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		rt = MemoryContextAllocExtended(cxt, sizeof(char *) * kl->nkept,

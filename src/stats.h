@@ -194,16 +194,15 @@ extern char *delta_stats_column_key(const DeltaField *f);
 /*
  * delta_commit_stats_ensure_pre (declared below, after the prescan it may
  * take answers from): make sure cs (NULL: a new one) holds the header of
- * every file of commit
- * and the statistics of the ncols leaves in fields[] (keys[k]: the
- * delta_stats_column_key of fields[k], made once by the caller); vals_out[k]
- * gets the per-file array of fields[k].  Whatever is missing is decoded in
- * one pass, one parse of each file's stats, into cxt (nothing else goes
- * there: a call that finds everything decoded allocates nothing in cxt,
- * and its working memory is CurrentMemoryContext's); the first pass also
- * sets each
- * file action's has_num_records/num_records/tight_bounds (for commits read
- * with DELTA_DECODE_DEFER_STATS).  New columns are linked in only when the
+ * every file of commit and the statistics of the ncols leaves in fields[]
+ * (keys[k]: the delta_stats_column_key of fields[k], made once by the
+ * caller); vals_out[k] gets the per-file array of fields[k].  Whatever is
+ * missing is decoded in one pass, one parse of each file's stats, into cxt
+ * (nothing else goes there: a call that finds everything decoded
+ * allocates nothing in cxt, and its working memory is
+ * CurrentMemoryContext's); the first pass also sets each file action's
+ * has_num_records/num_records/tight_bounds (for commits read with
+ * DELTA_DECODE_DEFER_STATS).  New columns are linked in only when the
  * pass completes, so an ERROR (e.g. a cancel) never leaves a half-decoded
  * column behind.  Returns cs.  Bad statistics never raise.
  */
