@@ -282,9 +282,8 @@ dv_argument_callback(void *arg)
 static DeltaDV *
 descriptor_from_jsonb(Jsonb *jb)
 {
-	char	   *text = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
-	DjValue		desc = dc_json_parse(text, strlen(text), "deletion vector descriptor",
-									 ERRCODE_INVALID_PARAMETER_VALUE);
+	DjValue		desc = dc_jsonb_parse(jb, "deletion vector descriptor",
+									  ERRCODE_INVALID_PARAMETER_VALUE);
 	DjMember	inner[2];
 	DjMember	outer;
 	DjValue		action;

@@ -92,9 +92,7 @@ deltacc_skipping_predicate(PG_FUNCTION_ARGS)
 static int
 jsonb_object_arg(Jsonb *jb, const char *argname, char ***keys, char ***values)
 {
-	char	   *text = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
-	DjValue		v = dc_json_parse(text, strlen(text), argname,
-								  ERRCODE_INVALID_PARAMETER_VALUE);
+	DjValue		v = dc_jsonb_parse(jb, argname, ERRCODE_INVALID_PARAMETER_VALUE);
 	int			i;
 
 	if (v.type != DJ_OBJECT)

@@ -125,7 +125,7 @@ dc_json_parse(const char *buf, size_t len, const char *what, int errcode_val)
 }
 
 /*
- * jb_scalar, jb_value: dc_jsonb_to_dj's walk.  r and v: the token the
+ * jb_scalar, jb_value: jsonb_walk's steps.  r and v: the token the
  * iterator gave last and its value; depth: containers open around it.
  */
 static bool
@@ -229,11 +229,12 @@ jb_value(JsonbIterator **it, JsonbIteratorToken r, JsonbValue *v,
 }
 
 /*
- * dc_jsonb_to_dj: see json_util.h.  Assert-enabled builds compare the tree
- * with the one the text gives.
+ * jsonb_walk: dc_jsonb_parse's walk; false when it declines (*out is then
+ * unusable).  Assert-enabled builds compare the tree with the one the text
+ * gives.
  */
-bool
-dc_jsonb_to_dj(Jsonb *jb, DjValue *out)
+static bool
+jsonb_walk(Jsonb *jb, DjValue *out)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -256,6 +257,21 @@ dc_jsonb_to_dj(Jsonb *jb, DjValue *out)
 	}
 #endif
 	return ok;
+}
+
+/*
+ * dc_jsonb_parse: see json_util.h.
+ */
+DjValue
+dc_jsonb_parse(Jsonb *jb, const char *what, int errcode_val)
+{
+	DjValue		v;
+	char	   *text;
+
+	if (jsonb_walk(jb, &v))
+		return v;
+	text = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	return dc_json_parse(text, strlen(text), what, errcode_val);
 }
 
 /*

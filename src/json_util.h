@@ -65,16 +65,16 @@ extern DjValue dc_json_parse(const char *buf, size_t len, const char *what,
 							 int errcode_val);
 
 /*
- * The djson tree of a jsonb value, made by walking the jsonb without
- * rendering it: the same tree dc_json_parse gives for JsonbToCString's
- * text of it (members in jsonb's order, strings as stored, numbers as
- * numeric_out writes them), allocated in CurrentMemoryContext.  Returns
- * false, with *out unusable, when that text might not parse to this tree:
- * a database encoding other than UTF-8, a NaN or infinite number (jsonb
- * prints them as bare words, which are not JSON), or nesting deeper than
- * djson's default limit.  The caller then takes the text instead.
+ * The djson tree of a jsonb argument, exactly what dc_json_parse gives for
+ * JsonbToCString's text of it (members in jsonb's order, strings as
+ * stored, numbers as numeric_out writes them), allocated in
+ * CurrentMemoryContext; errors as dc_json_parse's for that text.  The
+ * jsonb is walked without rendering it, except where the text might not
+ * parse to the walked tree (a database encoding other than UTF-8, a NaN or
+ * infinite number, which jsonb prints as a bare word, nesting at djson's
+ * depth limit): then the text is rendered and parsed.
  */
-extern bool dc_jsonb_to_dj(Jsonb *jb, DjValue *out);
+extern DjValue dc_jsonb_parse(Jsonb *jb, const char *what, int errcode_val);
 
 /*
  * Like dc_json_parse, but returns false instead of raising (for optional

@@ -6,9 +6,9 @@
  *	  downgrade (§2.3), data-change flags, row-tracking backfills.
  *
  * The actions arrive as a jsonb array of Delta action objects, exactly as
- * in a commit file.  The array is rendered back to JSON text and parsed
- * with djson (exact numbers, bounded depth), then only the fields the
- * conflict checks consult are decoded.
+ * in a commit file.  The array becomes the djson tree its JSON text would
+ * parse to (exact numbers, bounded depth; dc_jsonb_parse), then only the
+ * fields the conflict checks consult are decoded.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -34,8 +34,8 @@ static DeltaCommit *decode_actions(Jsonb *actions, int *n_unknown);
  * The last loser decoded in this session, remembered for a check repeated
  * with the same actions: keyed by the FULL bytes of the jsonb argument
  * (equal bytes, equal value, equal decoding: the decoder reads nothing
- * else), compared with memcmp.  Everything (the key, the text, the parse
- * tree, the decoded commit) lives in loser_memo_cxt, which is reset
+ * else), compared with memcmp.  Everything (the key, the parse tree, the
+ * decoded commit) lives in loser_memo_cxt, which is reset
  * whenever the key changes; the key is set only once a decoding has
  * succeeded, so an ERROR leaves nothing remembered.  Arguments above
  * LOSER_MEMO_MAX_BYTES are decoded as before and not remembered.
@@ -91,25 +91,18 @@ loser_decode_actions(Jsonb *actions, int *n_unknown)
 
 /*
  * decode_actions: the decoding itself, in CurrentMemoryContext.  The jsonb
- * becomes the djson tree its text would parse to (dc_jsonb_to_dj walks it
- * directly; in the cases it declines, the text is rendered and parsed),
- * then decoded by the log reader's action decoder, so the loser's actions
+ * becomes the djson tree its text would parse to (dc_jsonb_parse), then
+ * decoded by the log reader's action decoder, so the loser's actions
  * mean exactly what they would mean in a commit file.
  */
 static DeltaCommit *
 decode_actions(Jsonb *actions, int *n_unknown)
 {
-	char	   *text;
 	DjValue		root;
 	DeltaCommit *c;
 	int			known;
 
-	if (!dc_jsonb_to_dj(actions, &root))
-	{
-		text = JsonbToCString(NULL, &actions->root, VARSIZE(actions));
-		root = dc_json_parse(text, strlen(text), "actions",
-							 ERRCODE_INVALID_PARAMETER_VALUE);
-	}
+	root = dc_jsonb_parse(actions, "actions", ERRCODE_INVALID_PARAMETER_VALUE);
 	if (root.type != DJ_ARRAY)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),

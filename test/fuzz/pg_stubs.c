@@ -112,6 +112,12 @@ GetDatabaseEncoding(void)
 	abort();
 }
 
+char *
+JsonbToCString(StringInfo out, JsonbContainer *in, int estimated_len)
+{
+	abort();
+}
+
 Numeric
 int64_to_numeric(int64 val)
 {
