@@ -58,13 +58,23 @@ DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len)
 	return r;
 }
 
-static void action_array_callback(void *arg);
+/* Error context of a DeltaArgumentContext (see actions.h). */
+static void
+argument_context_callback(void *arg)
+{
+	const DeltaArgumentContext *ctx = (const DeltaArgumentContext *) arg;
+
+	if (ctx->item > 0)
+		errcontext("Delta action %d of %s", ctx->item, ctx->what);
+	else
+		errcontext("%s", ctx->what);
+}
 
 /*
- * The SQLSTATE of a malformed action: invalid_parameter_value inside
- * DeltaDecodeActionArray (actions a caller passed as an argument: its
- * error context callback is on the stack), else data_corrupted (a log's).
- * Asked when the error is raised, so nothing has to be restored after one.
+ * The SQLSTATE of a malformed action: invalid_parameter_value while a
+ * DeltaArgumentContext is on the error context stack (actions a caller
+ * passed as an argument), else data_corrupted (a log's).  Asked when the
+ * error is raised, so nothing has to be restored after one.
  */
 static int
 bad_entry_errcode(void)
@@ -72,9 +82,30 @@ bad_entry_errcode(void)
 	ErrorContextCallback *cb;
 
 	for (cb = error_context_stack; cb != NULL; cb = cb->previous)
-		if (cb->callback == action_array_callback)
+		if (cb->callback == argument_context_callback)
 			return ERRCODE_INVALID_PARAMETER_VALUE;
 	return ERRCODE_DATA_CORRUPTED;
+}
+
+/*
+ * DeltaArgumentContextPush, DeltaArgumentContextPop: see actions.h.
+ */
+void
+DeltaArgumentContextPush(DeltaArgumentContext *ctx, const char *what)
+{
+	ctx->what = what;
+	ctx->item = 0;
+	ctx->cb.callback = argument_context_callback;
+	ctx->cb.arg = ctx;
+	ctx->cb.previous = error_context_stack;
+	error_context_stack = &ctx->cb;
+}
+
+void
+DeltaArgumentContextPop(DeltaArgumentContext *ctx)
+{
+	Assert(error_context_stack == &ctx->cb);
+	error_context_stack = ctx->cb.previous;
 }
 
 /* Copy a string into the builder's arena. */
@@ -876,13 +907,6 @@ DeltaCommitIndexFiles(DeltaCommit *c)
 	}
 }
 
-/* Error context for DeltaDecodeActionArray: "action N". */
-static void
-action_array_callback(void *arg)
-{
-	errcontext("Delta action %d of the actions argument", *(int *) arg);
-}
-
 /*
  * Decode a JSON array of action objects into one DeltaCommit
  * (CurrentMemoryContext).
@@ -891,8 +915,7 @@ DeltaCommit *
 DeltaDecodeActionArray(const DjValue *array, int64 version)
 {
 	DeltaCommitBuilder b;
-	ErrorContextCallback cb;
-	int			idx = 0;
+	DeltaArgumentContext ctx;
 	uint32		i;
 	DeltaCommit *c;
 
@@ -901,17 +924,14 @@ DeltaDecodeActionArray(const DjValue *array, int64 version)
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("Delta actions must be a JSON array of action objects"));
 	DeltaCommitBuilderInit(&b, version);
-	cb.callback = action_array_callback;
-	cb.arg = &idx;
-	cb.previous = error_context_stack;
-	error_context_stack = &cb;
+	DeltaArgumentContextPush(&ctx, "the actions argument");
 	for (i = 0; i < array->len; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		idx = (int) i + 1;
+		ctx.item = (int) i + 1;
 		DeltaDecodeAction(&b, &array->u.items[i]);
 	}
-	error_context_stack = cb.previous;
+	DeltaArgumentContextPop(&ctx);
 	c = DeltaCommitBuilderFinish(&b);
 	return c;
 }

@@ -123,11 +123,30 @@ extern DeltaCommit *DeltaCommitBuilderFinish(DeltaCommitBuilder *b);
 extern void DeltaCommitIndexFiles(DeltaCommit *c);
 
 /*
+ * Decoding actions a caller passed as an argument rather than read from a
+ * log.  DeltaArgumentContextPush puts ctx on error_context_stack: errors
+ * then say "<what>", or "Delta action <item> of <what>" once ctx->item is
+ * set above 0, and a malformed action is the caller's bad argument
+ * (ERRCODE_INVALID_PARAMETER_VALUE) instead of a corrupt log
+ * (ERRCODE_DATA_CORRUPTED, what DeltaDecodeAction reports elsewhere).
+ * DeltaArgumentContextPop takes it off again (an ERROR unwinds it
+ * anyway).  what must outlive the context.
+ */
+typedef struct DeltaArgumentContext
+{
+	ErrorContextCallback cb;
+	const char *what;
+	int			item;			/* 1-based; 0: none */
+} DeltaArgumentContext;
+
+extern void DeltaArgumentContextPush(DeltaArgumentContext *ctx,
+									 const char *what);
+extern void DeltaArgumentContextPop(DeltaArgumentContext *ctx);
+
+/*
  * Decode a JSON array of action objects (the conflict checker's "actions"
- * argument), each element as DeltaDecodeAction; the error context says
- * "action N" (1-based), and a malformed action is reported as the caller's
- * bad argument (ERRCODE_INVALID_PARAMETER_VALUE), not as a corrupt log
- * (ERRCODE_DATA_CORRUPTED, as from DeltaDecodeAction alone).  Result in
+ * argument), each element as DeltaDecodeAction, in a DeltaArgumentContext
+ * ("Delta action N of the actions argument").  Result in
  * CurrentMemoryContext.
  */
 extern DeltaCommit *DeltaDecodeActionArray(const DjValue *array, int64 version);

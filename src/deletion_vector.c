@@ -267,13 +267,6 @@ DeltaDVLoad(const DeltaLog *log, const DeltaDV *dv, int64 num_records)
 	return set;
 }
 
-/* Error context for the descriptor argument of deltacc.deletion_vector. */
-static void
-dv_argument_callback(void *arg)
-{
-	errcontext("deletion vector descriptor argument");
-}
-
 /*
  * Decode a descriptor given as jsonb, with the same validation as a
  * deletionVector inside a log entry (actions.c): the object is wrapped as
@@ -289,7 +282,7 @@ descriptor_from_jsonb(Jsonb *jb)
 	DjValue		action;
 	DeltaCommitBuilder b;
 	DeltaCommit *commit;
-	ErrorContextCallback cb;
+	DeltaArgumentContext ctx;
 
 	if (desc.type != DJ_OBJECT)
 		ereport(ERROR,
@@ -316,14 +309,11 @@ descriptor_from_jsonb(Jsonb *jb)
 	action.len = 1;
 	action.u.members = &outer;
 
-	cb.callback = dv_argument_callback;
-	cb.arg = NULL;
-	cb.previous = error_context_stack;
-	error_context_stack = &cb;
+	DeltaArgumentContextPush(&ctx, "deletion vector descriptor argument");
 	DeltaCommitBuilderInit(&b, 0);
 	DeltaDecodeAction(&b, &action);
 	commit = DeltaCommitBuilderFinish(&b);
-	error_context_stack = cb.previous;
+	DeltaArgumentContextPop(&ctx);
 
 	if (commit->n_files != 1 || commit->files[0].dv == NULL)
 		ereport(ERROR,
