@@ -333,11 +333,13 @@ function buildWorkloads(manifests) {
 				// VOLATILE: a STABLE SQL function would be inlined into the
 				// plain scan.
 				rows_floor: {
-					setup: (c) => c.query(`DROP TABLE IF EXISTS bench_w4_rows CASCADE;
-						CREATE UNLOGGED TABLE bench_w4_rows AS ${dq};
-						CREATE FUNCTION bench_w4_rows() RETURNS SETOF bench_w4_rows
-							LANGUAGE sql VOLATILE AS 'SELECT * FROM bench_w4_rows';
-						VACUUM ANALYZE bench_w4_rows`),
+					setup: async (c) => {
+						await c.query(`DROP TABLE IF EXISTS bench_w4_rows CASCADE;
+							CREATE UNLOGGED TABLE bench_w4_rows AS ${dq};
+							CREATE FUNCTION bench_w4_rows() RETURNS SETOF bench_w4_rows
+								LANGUAGE sql VOLATILE AS 'SELECT * FROM bench_w4_rows'`);
+						await c.query('VACUUM ANALYZE bench_w4_rows');
+					},
 					run: (c) => c.query('SELECT count(s) FROM (SELECT * FROM bench_w4_rows()) s'),
 					scan: (c) => c.query('SELECT count(s) FROM (SELECT * FROM bench_w4_rows) s'),
 					teardown: (c) => c.query('DROP TABLE bench_w4_rows CASCADE'),
