@@ -87,7 +87,7 @@ struct CommitCacheScope
 };
 
 static CommitCacheRef *cache_get(CommitCacheScope *scope, DeltaLog *log,
-								  int64 version, bool table_only,
+								  int64 version, bool state_only,
 								  DeltaStatsPrescan *ps);
 
 static MemoryContext cache_cxt = NULL;
@@ -380,31 +380,55 @@ entry_ref(CommitCacheScope *scope, CommitCacheEntry *e)
  */
 
 /*
- * skip_file_action_line: DeltaActionLineSkip for reading only table-level
- * actions: true when the line is provably exactly one add, remove or cdc
- * action (addline_skip_file_action).
+ * skip_state_line: DeltaActionLineSkip for reading only the metaData and
+ * protocol: true when the line provably holds neither, because none of
+ * its bytes could name them (fl_may_name_state) or because it is provably
+ * exactly one add, remove or cdc action (addline_skip_file_action).
  */
 static bool
-skip_file_action_line(void *arg, const char *line, Size len)
+skip_state_line(void *arg, const char *line, Size len)
 {
+	if (!fl_may_name_state(line, len))
+	{
+#ifdef USE_ASSERT_CHECKING
+		/* parsed the full way (when it parses), it names neither action */
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "deltacc state line check",
+												  ALLOCSET_DEFAULT_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+		DjValue		v;
+
+		if (dc_json_try_parse(line, len, &v) && v.type == DJ_OBJECT)
+		{
+			uint32		i;
+
+			for (i = 0; i < v.len; i++)
+				Assert(strcmp(v.u.members[i].key, "metaData") != 0 &&
+					   strcmp(v.u.members[i].key, "protocol") != 0);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);
+#endif
+		return true;
+	}
 	return addline_skip_file_action(line, len);
 }
 
 /* DeltaLogScanActionFileSkip callback: decode the action into a builder */
 static void
-decode_table_action(void *arg, const DjValue *action, int64 offset,
+decode_state_action(void *arg, const DjValue *action, int64 offset,
 					int32 len, int64 line_no)
 {
 	DeltaDecodeAction((DeltaCommitBuilder *) arg, action);
 }
 
 /*
- * read_commit_table_actions: commit 'version' with its metaData, protocol,
- * commitInfo, txn and domain actions decoded and (provable) file actions
- * skipped; in CurrentMemoryContext.
+ * read_commit_state: commit 'version' with its metaData and protocol
+ * decoded (see commit_cache_get_state for what else); in
+ * CurrentMemoryContext.
  */
 static DeltaCommit *
-read_commit_table_actions(DeltaLog *log, int64 version)
+read_commit_state(DeltaLog *log, int64 version)
 {
 	DeltaCommitBuilder b;
 	char	   *name;
@@ -413,8 +437,8 @@ read_commit_table_actions(DeltaLog *log, int64 version)
 	name = DeltaCommitFileName(version);
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = DELTA_DECODE_ROW;
-	DeltaLogScanActionFileSkip(log, name, skip_file_action_line,
-							   decode_table_action, &b);
+	DeltaLogScanActionFileSkip(log, name, skip_state_line,
+							   decode_state_action, &b);
 	pfree(name);
 	return DeltaCommitBuilderFinish(&b);
 }
@@ -668,23 +692,22 @@ commit_cache_get_prescan(CommitCacheScope *scope, DeltaLog *log,
 }
 
 /*
- * commit_cache_get_table_actions: see commit_cache.h.
+ * commit_cache_get_state: see commit_cache.h.
  */
 CommitCacheRef *
-commit_cache_get_table_actions(CommitCacheScope *scope, DeltaLog *log,
-							   int64 version)
+commit_cache_get_state(CommitCacheScope *scope, DeltaLog *log, int64 version)
 {
 	return cache_get(scope, log, version, true, NULL);
 }
 
 /*
- * cache_get: commit 'version' from the cache or read now.  table_only: the
- * table-level actions suffice (a full entry serves too; otherwise a
- * table-actions entry under its own key).
+ * cache_get: commit 'version' from the cache or read now.  state_only:
+ * the metaData and protocol suffice (a full entry serves too; otherwise a
+ * state entry under its own key, see commit_cache_get_state).
  */
 static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
-		  bool table_only, DeltaStatsPrescan *ps)
+		  bool state_only, DeltaStatsPrescan *ps)
 {
 	char	   *name;
 	char	   *path;
@@ -708,7 +731,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
 		file_identity(path, &before);
 
-	if (cacheable && table_only)
+	if (cacheable && state_only)
 	{
 		HashItem   *item;
 
@@ -731,8 +754,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		HashItem   *item;
 
 		ensure_cache();
-		/* the key: the file's path, "#table" appended for table actions */
-		snprintf(key, MAXPGPATH, "%s%s", path, table_only ? "#table" : "");
+		/* the key: the file's path, "#state" appended for a state entry */
+		snprintf(key, MAXPGPATH, "%s%s", path, state_only ? "#state" : "");
 		item = hash_search(cache_hash, key, HASH_FIND, NULL);
 		if (item != NULL)
 		{
@@ -756,14 +779,14 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc cached commit",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	if (table_only)
-		commit = read_commit_table_actions(log, version);
+	if (state_only)
+		commit = read_commit_state(log, version);
 	else
 		commit = read_commit_fast(log, version, ps,
 								  cacheable ? before.size : 0, path,
 								  cacheable && !too_recent(&before) ?
 								  &before : NULL, &src);
-	if (!table_only)
+	if (!state_only)
 		DeltaCommitIndexFiles(commit);
 	MemoryContextSwitchTo(old);
 

@@ -85,15 +85,19 @@ extern CommitCacheRef *commit_cache_get_prescan(CommitCacheScope *scope,
 												struct DeltaStatsPrescan *ps);
 
 /*
- * Commit 'version' when only its table-level actions (metaData, protocol,
- * commitInfo, txn, domainMetadata) matter: a full entry is served if
- * cached, else the commit is read with its provable file-action lines
- * skipped unparsed (n_files and n_actions then miss them) and cached under
- * a key of its own.  Same errors as DeltaLogReadCommit for the lines read.
+ * Commit 'version' when only its metaData and protocol matter (the state
+ * a read version leaves): a full entry is served if cached, else the
+ * commit is read with every line skipped unparsed that provably holds
+ * neither action, and cached under a key of its own.  Skipped: the lines
+ * fl_may_name_state clears (not validated either: a malformed one raises
+ * no error here), and the provable file-action lines among the others.
+ * The entry's metadata and protocol are exactly a full read's (assert
+ * builds compare); its other fields are partial (n_files, n_actions,
+ * commit_info and the rest miss the skipped lines).  Same errors as
+ * DeltaLogReadCommit for the lines read.
  */
-extern CommitCacheRef *commit_cache_get_table_actions(CommitCacheScope *scope,
-													  DeltaLog *log,
-													  int64 version);
+extern CommitCacheRef *commit_cache_get_state(CommitCacheScope *scope,
+											  DeltaLog *log, int64 version);
 
 /*
  * After attaching more memory to ref->cxt: account for it, and evict other

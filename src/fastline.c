@@ -319,6 +319,99 @@ fl_skip_string(const char **pp, const char *end)
 }
 
 /*
+ * state_name_at: fl_may_name_state's test at a candidate p (before end):
+ * a backslash followed by 'u', or the eight bytes of either name.
+ */
+static inline bool
+state_name_at(const char *p, const char *end)
+{
+	if (*p == '\\')
+		return end - p >= 2 && p[1] == 'u';
+	return end - p >= 8 &&
+		(memcmp(p, "metaData", 8) == 0 || memcmp(p, "protocol", 8) == 0);
+}
+
+/* fl_may_name_state a byte at a time */
+static bool
+may_name_state_bytes(const char *p, const char *end)
+{
+	for (; p < end; p++)
+	{
+		char		c = *p;
+
+		if ((c == 'm' || c == 'p' || c == '\\') && state_name_at(p, end))
+			return true;
+	}
+	return false;
+}
+
+#ifdef FL_AVX2
+/*
+ * may_name_state_avx2: fl_may_name_state thirty-two candidates at a time:
+ * 'm' with 'a' seven bytes on, 'p' with 'l' seven bytes on, a backslash
+ * with 'u' after it (each candidate then checked whole).  Only called when
+ * fl_init found AVX2.
+ */
+__attribute__((target("avx2")))
+static bool
+may_name_state_avx2(const char *p, const char *end)
+{
+	const char *last;
+	const __m256i m = _mm256_set1_epi8('m');
+	const __m256i a = _mm256_set1_epi8('a');
+	const __m256i pe = _mm256_set1_epi8('p');
+	const __m256i l = _mm256_set1_epi8('l');
+	const __m256i bs = _mm256_set1_epi8('\\');
+	const __m256i u = _mm256_set1_epi8('u');
+
+	/* the loads reach p[38] */
+	if (end - p < 39)
+		return may_name_state_bytes(p, end);
+	last = end - 39;			/* the last block's start (overlapping) */
+	for (;;)
+	{
+		__m256i		x0 = _mm256_loadu_si256((const __m256i *) p);
+		__m256i		x1 = _mm256_loadu_si256((const __m256i *) (p + 1));
+		__m256i		x7 = _mm256_loadu_si256((const __m256i *) (p + 7));
+		__m256i		hit = _mm256_or_si256(
+			_mm256_or_si256(
+				_mm256_and_si256(_mm256_cmpeq_epi8(x0, m), _mm256_cmpeq_epi8(x7, a)),
+				_mm256_and_si256(_mm256_cmpeq_epi8(x0, pe), _mm256_cmpeq_epi8(x7, l))),
+			_mm256_and_si256(_mm256_cmpeq_epi8(x0, bs), _mm256_cmpeq_epi8(x1, u)));
+		uint32		mask = (uint32) _mm256_movemask_epi8(hit);
+
+		while (mask != 0)
+		{
+			if (state_name_at(p + pg_rightmost_one_pos32(mask), end))
+				return true;
+			mask &= mask - 1;
+		}
+		if (p == last)
+		{
+			/* the last seven starts, where only a backslash and a u fit */
+			return may_name_state_bytes(end - 7, end);
+		}
+		/* the next block, or the last one (its first bytes seen again) */
+		p = (last - p > 32) ? p + 32 : last;
+	}
+}
+#endif
+
+/*
+ * fl_may_name_state: see fastline.h.
+ */
+bool
+fl_may_name_state(const char *line, size_t len)
+{
+	fl_init();
+#ifdef FL_AVX2
+	if (fl_avx2)
+		return may_name_state_avx2(line, line + len);
+#endif
+	return may_name_state_bytes(line, line + len);
+}
+
+/*
  * fl_skip_value: see fastline.h.
  */
 bool

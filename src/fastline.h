@@ -231,6 +231,18 @@ extern bool fl_skip_string(const char **pp, const char *end);
 extern bool fl_skip_value(const char **pp, const char *end, int depth);
 
 /*
+ * fl_may_name_state: false only when line[0..len) provably holds neither a
+ * metaData nor a protocol action, however it parses: none of its bytes
+ * spell "metaData" or "protocol", and none is a backslash followed by 'u'.
+ * A JSON key decodes to one of those names only when it is written with
+ * the name's bytes or with at least one \u escape (no other escape stands
+ * for a letter), so a line that holds either action shows one of the
+ * three wherever the key is.  True: it may (the caller decodes the line).
+ * It validates nothing; a line it clears may well be malformed.
+ */
+extern bool fl_may_name_state(const char *line, size_t len);
+
+/*
  * fl_plain_int: an integer token in JSON syntax of at most 18 digits (no
  * fraction, no exponent) at *pp into *out; false otherwise.  Such a token
  * is exactly what dj_to_int64 converts to the same value.

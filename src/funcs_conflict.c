@@ -513,10 +513,13 @@ parse_mode(FunctionCallInfo fcinfo, int argno)
 /*
  * read_version_state: the metaData and protocol in force at read_version
  * (the newest of each at or before it), from the JSON commits read_version,
- * read_version - 1, ... through the commit cache, without replaying the
- * files.  Returns false when the JSON commits run out first (the caller
- * then builds the snapshot, which knows checkpoints and reports what is
- * missing).  The protocol must be readable, as for a snapshot.
+ * read_version - 1, ... through the commit cache, reading of each only the
+ * lines that may hold either action (commit_cache_get_state): the rest of
+ * the read version is no input of the check, as it is none of Delta's,
+ * whose loser holds its read snapshot in memory.  Returns false when the
+ * JSON commits run out first (the caller then builds the snapshot, which
+ * knows checkpoints and reports what is missing).  The protocol must be
+ * readable, as for a snapshot.
  */
 static bool
 read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
@@ -534,31 +537,7 @@ read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
 		DeltaCommit *c;
 
 		CHECK_FOR_INTERRUPTS();
-		c = commit_cache_get_table_actions(scope, log, v)->commit;
-#ifdef USE_ASSERT_CHECKING
-		{
-			/* skipping the file actions must not change the table actions */
-			DeltaCommit *full = DeltaLogReadCommit(log, v);
-
-			Assert((full->metadata == NULL) == (c->metadata == NULL));
-			Assert((full->protocol == NULL) == (c->protocol == NULL));
-			Assert(full->metadata == NULL ||
-				   ((full->metadata->id == NULL) == (c->metadata->id == NULL) &&
-					(full->metadata->id == NULL ||
-					 strcmp(full->metadata->id, c->metadata->id) == 0) &&
-					(full->metadata->schema_string == NULL) ==
-					(c->metadata->schema_string == NULL) &&
-					(full->metadata->schema_string == NULL ||
-					 strcmp(full->metadata->schema_string,
-							c->metadata->schema_string) == 0) &&
-					full->metadata->n_configuration == c->metadata->n_configuration));
-			Assert(full->protocol == NULL ||
-				   (full->protocol->min_reader_version == c->protocol->min_reader_version &&
-					full->protocol->min_writer_version == c->protocol->min_writer_version &&
-					full->protocol->n_reader_features == c->protocol->n_reader_features &&
-					full->protocol->n_writer_features == c->protocol->n_writer_features));
-		}
-#endif
+		c = commit_cache_get_state(scope, log, v)->commit;
 		if (*md == NULL && c->metadata != NULL)
 			*md = c->metadata;
 		if (*proto == NULL && c->protocol != NULL)

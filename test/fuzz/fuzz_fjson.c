@@ -5,6 +5,12 @@
  *	  with dc_json_peek (the fast parser, falling back to djson) and with
  *	  dj_parse.  Runs outside the server on pg_stubs.c.
  *
+ * Also fl_may_name_state (src/fastline.c: which log lines a check skips
+ * unparsed in its read version): it answers as a plain byte-by-byte
+ * search for "metaData", "protocol" and backslash-u does, and it is true
+ * whenever dj_parse takes the input for an object with a metaData or a
+ * protocol member.
+ *
  * Checked: dc_json_peek accepts exactly the inputs dj_parse accepts (its
  * fast parser may decline an input and leave it to djson, but must never
  * accept one djson refuses), and the tree it hands to the peek callback is
@@ -15,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "fastline.h"
 #include "json_util.h"
 
 #include "fuzz_common.h"
@@ -29,6 +36,20 @@ check_tree(void *arg, const DjValue *v)
 	FUZZ_ASSERT(ref_tree != NULL);
 	FUZZ_ASSERT(dj_equal(v, ref_tree));
 	*(bool *) arg = true;
+}
+
+/* fl_may_name_state the plain way */
+static bool
+naive_may_name_state(const char *p, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		if ((n - i >= 2 && p[i] == '\\' && p[i + 1] == 'u') ||
+			(n - i >= 8 && (memcmp(p + i, "metaData", 8) == 0 ||
+							memcmp(p + i, "protocol", 8) == 0)))
+			return true;
+	return false;
 }
 
 int
@@ -49,6 +70,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fast_ok = dc_json_peek((const char *) data, size, check_tree, &peeked);
 		FUZZ_ASSERT(fast_ok == ref_ok);
 		FUZZ_ASSERT(peeked == fast_ok);	/* peek is called exactly on success */
+		{
+			bool		may = fl_may_name_state((const char *) data, size);
+			uint32		i;
+
+			FUZZ_ASSERT(may == naive_may_name_state((const char *) data, size));
+			if (ref_ok && ref.type == DJ_OBJECT)
+				for (i = 0; i < ref.len; i++)
+					if (strcmp(ref.u.members[i].key, "metaData") == 0 ||
+						strcmp(ref.u.members[i].key, "protocol") == 0)
+						FUZZ_ASSERT(may);
+		}
 	}
 	ref_tree = NULL;
 	stub_free_all();

@@ -146,7 +146,9 @@ class Table:
         for v, actions in enumerate([v0] + self.commits):
             with open(os.path.join(log, "%020d.json" % v), "w") as f:
                 for a in actions:
-                    f.write(json.dumps(a, separators=(",", ":")) + "\n")
+                    # a str is a line written as it is (hand-made bytes)
+                    f.write((a if isinstance(a, str)
+                             else json.dumps(a, separators=(",", ":"))) + "\n")
 
 
 ID = field("id", "long")
@@ -383,6 +385,47 @@ def main():
                         t.add("part-00009-u1", stats_json=orders_stats(9, 900000, 999999))],
              blind=False, iso="Serializable")                          # v1
     t.write(base)
+
+    # -- rv_*: what the check reads of a read version (read_files given) ---------
+    # Only the lines that may hold a metaData or protocol action: a line
+    # none of whose bytes spell either name or a \u escape is skipped
+    # unparsed.  v0 says WriteSerializable, under which the winner v2, a
+    # blind append into the read, does not conflict; a later metaData in the
+    # read version v1 saying Serializable makes it conflict, wherever and
+    # however that line names it.  rv_skim's v1 has a malformed line that
+    # names neither: the check does not read it (snapshot_files does).
+    def rv_table(name, v1_lines):
+        t = Table(name, [ID], config={"delta.isolationLevel": "WriteSerializable"})
+        base = [t.add("a", 0, 9)]
+        t.commit("WRITE", v1_lines(t), blind=False)                   # v1: read
+        t.commit("WRITE", [t.add("c", 20, 29)], blind=True)           # v2: winner
+        t.write(base)
+
+    ser = {"delta.isolationLevel": "Serializable"}
+
+    def meta_line(t, key="metaData"):
+        return json.dumps({key: t.metadata(config=ser)["metaData"]},
+                          separators=(",", ":"))
+
+    # (the must-still cases start v1 with a protocol and a WriteSerializable
+    # metaData: a reader that stopped once it had both would miss the rest)
+    rv_table("rv_skim", lambda t: [t.add("b", 10, 19),
+                                   '{"add":{"path":"x.parquet","size":'])
+    rv_table("rv_two_meta", lambda t: [t.protocol_action(), t.metadata(),
+                                       t.add("b", 10, 19), t.metadata(config=ser)])
+    rv_table("rv_esc_meta", lambda t: [t.protocol_action(), t.metadata(),
+                                       t.add("b", 10, 19),
+                                       meta_line(t).replace('"metaData"',
+                                                            '"meta\\u0044ata"', 1)])
+    rv_table("rv_multi_key", lambda t: [
+        t.protocol_action(), t.metadata(),
+        json.dumps(t.add("b", 10, 19), separators=(",", ":"))[:-1] + "," +
+        meta_line(t)[1:]])
+    rv_table("rv_esc_proto", lambda t: [
+        t.protocol_action(), t.metadata(), t.add("b", 10, 19),
+        json.dumps(t.protocol_action(3, 7, rf=["fancyReaderFeature"],
+                                     wf=["fancyReaderFeature"]),
+                   separators=(",", ":")).replace('"protocol"', '"pro\\u0074ocol"', 1)])
 
 
 if __name__ == "__main__":

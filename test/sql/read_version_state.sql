@@ -1,0 +1,69 @@
+--
+-- read_version_state.sql: what a check with read_files given (modes
+-- 'partition' and 'stats') reads of the read version: its metaData and
+-- protocol, from the lines that may hold them.  A line none of whose bytes
+-- spell "metaData" or "protocol" or a \u escape is skipped unparsed.  Each
+-- fixture (test/data/conflicts/generate.py, rv_*) has v0 saying
+-- WriteSerializable, a read version v1 and a winner v2 that blind-appends
+-- c.parquet (ids 20-29) into the loser's read (id < 25): no conflict under
+-- WriteSerializable, ConcurrentAppendException under Serializable.
+--
+\getenv abs_srcdir PG_ABS_SRCDIR
+SELECT set_config('deltacc_test.dir', :'abs_srcdir' || '/data/conflicts/', false) IS NOT NULL AS ok;
+CREATE FUNCTION pg_temp.tbl(name text) RETURNS text LANGUAGE sql
+    AS $$ SELECT current_setting('deltacc_test.dir') || name $$;
+\set VERBOSITY default
+\set C 'SELECT winning_version AS v, conflict, path FROM deltacc.conflicts'
+-- the loser writes a file (an empty commit would run at SnapshotIsolation)
+\set A '''[{"add":{"path":"new.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]'''
+
+-- rv_skim: v1's third line is cut short and names neither action: the
+-- check does not read it (nothing of it is an input of the check), and
+-- v0's WriteSerializable stands -> OK, in both modes and on a second call
+-- (served from the cache)
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'partition');
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+-- ... the same commit read whole is still an error, with the file and line
+SELECT count(*) FROM deltacc.snapshot_files(pg_temp.tbl('rv_skim'), 1);
+-- ... as is a check that needs the read version's files
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'row_level');
+-- ... and an explicit isolation level is taken as given
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   isolation_level => 'Serializable', through_version => 2, mode => 'stats');
+
+-- Must still conflict: a second metaData later in the read version, after
+-- an add line, says Serializable; the last one wins, as in Delta's replay
+-- -> ConcurrentAppendException on c.parquet
+:C(pg_temp.tbl('rv_two_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+-- Must still conflict: the same metaData with its key spelled
+-- "meta\u0044ata" (JSON decodes it to metaData)
+:C(pg_temp.tbl('rv_esc_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_esc_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'partition');
+-- Must still conflict: the metaData as a second member of an add line
+:C(pg_temp.tbl('rv_multi_key'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+-- Must still fail: a protocol with a reader feature deltacc does not know,
+-- its key spelled "pro\u0074ocol"
+:C(pg_temp.tbl('rv_esc_proto'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+
+-- The same answers with the commit cache off (every commit read anew)
+SET deltacc.commit_cache_size = 0;
+:C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_two_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_esc_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_multi_key'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+RESET deltacc.commit_cache_size;
