@@ -56,6 +56,18 @@ SELECT count(*) FROM deltacc.snapshot_files(pg_temp.tbl('rv_skim'), 1);
 :C(pg_temp.tbl('rv_esc_proto'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
    through_version => 2, mode => 'stats');
 
+-- The partial entry kept for v1 never serves a full read: with v1 as a
+-- winner, its malformed line is an error again, and rv_two_meta's v1 is
+-- read whole (its metaData change, and its add of b.parquet, ids 10-19,
+-- into the read; the check stops at that first conflicting winner)
+:C(pg_temp.tbl('rv_skim'), 0, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_two_meta'), 0, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+-- ... and the full entry then serves the state read as well
+:C(pg_temp.tbl('rv_two_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+
 -- The same answers with the commit cache off (every commit read anew)
 SET deltacc.commit_cache_size = 0;
 :C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
