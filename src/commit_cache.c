@@ -414,14 +414,6 @@ skip_state_line(void *arg, const char *line, Size len)
 	return addline_skip_file_action(line, len);
 }
 
-/* DeltaLogScanActionFileSkip callback: decode the action into a builder */
-static void
-decode_state_action(void *arg, const DjValue *action, int64 offset,
-					int32 len, int64 line_no)
-{
-	DeltaDecodeAction((DeltaCommitBuilder *) arg, action);
-}
-
 /*
  * read_commit_state: commit 'version' with its metaData and protocol
  * decoded (see commit_cache_get_state for what else); in
@@ -430,17 +422,8 @@ decode_state_action(void *arg, const DjValue *action, int64 offset,
 static DeltaCommit *
 read_commit_state(DeltaLog *log, int64 version)
 {
-	DeltaCommitBuilder b;
-	char	   *name;
-
-	DeltaLogCheckCommitAvailable(log, version);
-	name = DeltaCommitFileName(version);
-	DeltaCommitBuilderInit(&b, version);
-	b.mode = DELTA_DECODE_ROW;
-	DeltaLogScanActionFileSkip(log, name, skip_state_line,
-							   decode_state_action, &b);
-	pfree(name);
-	return DeltaCommitBuilderFinish(&b);
+	return DeltaLogReadCommitSkip(log, version, DELTA_DECODE_ROW,
+								  skip_state_line);
 }
 
 /* One file action of the commit being read, in line order. */

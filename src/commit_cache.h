@@ -92,7 +92,8 @@ extern CommitCacheRef *commit_cache_get_prescan(CommitCacheScope *scope,
  * fl_may_name_state clears (not validated either: a malformed one raises
  * no error here), and the provable file-action lines among the others.
  * The entry's metadata and protocol are exactly a full read's (assert
- * builds compare); its other fields are partial (n_files, n_actions,
+ * builds parse each line fl_may_name_state clears and check it names
+ * neither); its other fields are partial (n_files, n_actions,
  * commit_info and the rest miss the skipped lines).  Same errors as
  * DeltaLogReadCommit for the lines read.
  */

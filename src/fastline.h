@@ -15,8 +15,9 @@
  * error, never allocate, and read only [*pp, end).
  *
  * Users: src/addline.c (add lines, lines skipped by table-action-only
- * reads) and src/snapshot.c (the keys of add/remove lines during log
- * replay).
+ * reads), src/commit_cache.c (fl_may_name_state: the lines of a read
+ * version that cannot hold its metaData or protocol) and src/snapshot.c
+ * (the keys of add/remove lines during log replay).
  *
  * Copyright (c) 2026, deltacc developers
  *

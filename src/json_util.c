@@ -125,8 +125,9 @@ dc_json_parse(const char *buf, size_t len, const char *what, int errcode_val)
 }
 
 /*
- * jb_scalar, jb_value: jsonb_walk's steps.  r and v: the token the
- * iterator gave last and its value; depth: containers open around it.
+ * jb_scalar, jb_value: jsonb_walk's steps, each filling *out; false when
+ * the walk declines.  jb_value's r and v: the token the iterator gave last
+ * and its value; depth: containers open around it.
  */
 static bool
 jb_scalar(const JsonbValue *v, DjValue *out)

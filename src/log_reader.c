@@ -768,18 +768,6 @@ DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 }
 
 /*
- * DeltaLogScanActionFile, but a line for which skip(arg, line, len) is true
- * is neither parsed nor passed to cb (see log_reader.h).
- */
-void
-DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
-						   DeltaActionLineSkip skip,
-						   DeltaActionLineCallback cb, void *arg)
-{
-	scan_action_file(log, rel_path, skip, NULL, cb, arg);
-}
-
-/*
  * DeltaLogScanActionFile, but a line that try_line takes is neither parsed
  * nor passed to cb (see log_reader.h).
  */
@@ -979,17 +967,18 @@ decode_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 
 /*
  * Read a newline-delimited action file (relative to the table root) and
- * decode every line with the given decode mode.
+ * decode every line with the given decode mode, but those skip (may be
+ * NULL) takes.
  */
 static DeltaCommit *
 read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
-					  int mode)
+					  int mode, DeltaActionLineSkip skip)
 {
 	DeltaCommitBuilder b;
 
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = (DeltaDecodeMode) mode;
-	DeltaLogScanActionFile(log, rel_path, decode_line_cb, &b);
+	scan_action_file(log, rel_path, skip, NULL, decode_line_cb, &b);
 	return DeltaCommitBuilderFinish(&b);
 }
 
@@ -1000,7 +989,8 @@ read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
 DeltaCommit *
 DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 {
-	return read_action_file_mode(log, rel_path, version, DELTA_DECODE_FULL);
+	return read_action_file_mode(log, rel_path, version, DELTA_DECODE_FULL,
+								 NULL);
 }
 
 /*
@@ -1019,12 +1009,23 @@ DeltaLogReadCommit(DeltaLog *log, int64 version)
 DeltaCommit *
 DeltaLogReadCommitMode(DeltaLog *log, int64 version, int mode)
 {
+	return DeltaLogReadCommitSkip(log, version, mode, NULL);
+}
+
+/*
+ * DeltaLogReadCommitMode, but the lines skip takes are neither parsed nor
+ * decoded (see log_reader.h).
+ */
+DeltaCommit *
+DeltaLogReadCommitSkip(DeltaLog *log, int64 version, int mode,
+					   DeltaActionLineSkip skip)
+{
 	char	   *name;
 	DeltaCommit *c;
 
 	DeltaLogCheckCommitAvailable(log, version);
 	name = DeltaCommitFileName(version);
-	c = read_action_file_mode(log, name, version, mode);
+	c = read_action_file_mode(log, name, version, mode, skip);
 	pfree(name);
 	return c;
 }

@@ -188,13 +188,14 @@ extern void DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 
 /*
  * (Added for src/commit_cache.c, which reads only the metaData/protocol of
- * a read version.)  DeltaLogScanActionFile, but a non-blank line for which
- * skip(arg, line, len) returns true is neither parsed nor passed to cb.
+ * a read version.)  DeltaLogReadCommitMode, but a non-blank line for which
+ * skip(arg, line, len) returns true (arg: the DeltaCommitBuilder, which
+ * skip must not touch) is neither parsed nor decoded: the commit then
+ * misses what such lines hold.
  */
 typedef bool (*DeltaActionLineSkip) (void *arg, const char *line, Size len);
-extern void DeltaLogScanActionFileSkip(DeltaLog *log, const char *rel_path,
-									   DeltaActionLineSkip skip,
-									   DeltaActionLineCallback cb, void *arg);
+extern DeltaCommit *DeltaLogReadCommitSkip(DeltaLog *log, int64 version,
+										   int mode, DeltaActionLineSkip skip);
 
 /*
  * (Added for log replay in src/snapshot.c.)  DeltaLogScanActionFile, but
