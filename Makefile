@@ -20,17 +20,22 @@ FORMAT_OBJS = \
 	src/format/parquet.o \
 	src/format/snappy.o
 
-OBJS = \
-	$(FORMAT_OBJS) \
-	src/json_util.o src/log_reader.o src/actions.o src/snapshot.o src/loader.o src/funcs_log.o \
-	src/schema.o src/stats.o src/predicate.o src/funcs_scan.o \
-	src/conflict.o src/loser.o src/funcs_conflict.o src/commit_cache.o src/readset_cache.o \
-	src/deletion_vector.o \
-	src/rowlevel.o \
-	src/data_reader.o src/funcs_rows.o \
-	src/checkpoint.o \
-	src/deltacc.o
-OBJS += src/fastline.o src/addline.o
+# The extension, layer by layer from the bottom (docs/architecture.md):
+# every file includes only headers of its own layer or of layers below it
+# (scripts/lint.py checks it).
+COMMON_OBJS = src/common/json_util.o src/common/subxact.o
+LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
+STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o
+ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
+SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
+	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
+CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
+	src/check/rowlevel.o src/check/readset_cache.o
+FUNCS_OBJS = src/funcs/funcs_log.o src/funcs/funcs_scan.o \
+	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/deltacc.o
+
+OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
+	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(FUNCS_OBJS)
 
 # Install script pieces, in this order.
 SQL_PARTS = \
@@ -62,7 +67,7 @@ PKG_CONFIG ?= pkg-config
 # Compression libraries used by the Parquet reader.
 COMPRESS_LIBS = -lz -lzstd -llz4
 
-PG_CPPFLAGS += -I$(srcdir)/src -I$(srcdir)/src/format
+PG_CPPFLAGS += -I$(srcdir)/src
 SHLIB_LINK += $(COMPRESS_LIBS)
 
 EXTRA_CLEAN = test/format/run_tests test/fuzz/build results regression.diffs regression.out
@@ -74,7 +79,7 @@ endif
 include $(PGXS)
 
 # No per-file dependency tracking: every object depends on every header.
-$(OBJS): $(wildcard src/*.h src/format/*.h)
+$(OBJS): $(wildcard src/*/*.h)
 
 sql/deltacc--$(EXTVERSION).sql: $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@

@@ -14,6 +14,13 @@ part of scripts/test.sh.  A finding prints file:line and the rule.  Rules:
                      fmt_arena.c, the malloc-backed arena of the unit tests
                      and fuzzers, is the one exception)
   no-stdio-output    no printf/fprintf/puts in src/ (ereport/elog only)
+  layers             src/ is layered (LAYERS below, docs/architecture.md):
+                     outside src/format every project header is included by
+                     its folder ("log/actions.h"), only from the file's own
+                     layer or a layer below it
+  no-include-cycle   the include graph of src/ has no cycle, a module (foo.c
+                     with foo.h) counted as one node: no two modules of one
+                     layer need each other
 
 The C is tokenized just enough to skip string and character literals and
 comments, so "file://" in a string is not a comment and a word inside a
@@ -158,6 +165,76 @@ def check_words(findings, words, what, allow=()):
             findings.append(f"{rel(p)}:{line_of(code, m.start())}: {what}: {m.group(1)}")
 
 
+# The layers of src/, bottom first.  A file may include headers of its own
+# layer and of the layers before it, never of a later one.
+LAYERS = ["format", "common", "log", "stats", "rows", "snapshot", "check", "funcs"]
+PROJECT_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def include_edges():
+    """(file, line, included path relative to src/) for every project
+    include of src/, resolved as the compiler does (the file's own folder
+    first, then src/)."""
+    src = os.path.join(ROOT, "src")
+    for p in sources("src"):
+        here = os.path.dirname(p)
+        for ln, l in enumerate(open(p, encoding="utf-8", errors="replace"), 1):
+            m = PROJECT_INCLUDE.match(l)
+            if not m:
+                continue
+            name = m.group(1)
+            if os.path.isfile(os.path.join(here, name)):
+                target = os.path.relpath(os.path.join(here, name), src)
+            elif os.path.isfile(os.path.join(src, name)):
+                target = name
+            else:
+                continue  # a PostgreSQL header
+            yield p, ln, name, target
+
+
+def check_layers(findings):
+    src = os.path.join(ROOT, "src")
+    for p in sources("src"):
+        layer = os.path.relpath(p, src).split(os.sep)[0]
+        if layer not in LAYERS:
+            findings.append(f"{rel(p)}: not in a layer folder of src/ ({', '.join(LAYERS)})")
+    for p, ln, name, target in include_edges():
+        mine = os.path.relpath(p, src).split(os.sep)[0]
+        theirs = target.split("/")[0]
+        if mine != "format" and "/" not in name:
+            findings.append(f"{rel(p)}:{ln}: include \"{name}\" without its folder")
+        if mine in LAYERS and theirs in LAYERS and LAYERS.index(theirs) > LAYERS.index(mine):
+            findings.append(f"{rel(p)}:{ln}: {mine}/ includes {target} of the higher layer {theirs}/")
+
+
+def check_include_cycle(findings):
+    src = os.path.join(ROOT, "src")
+    graph = {}
+    for p, _, _, target in include_edges():
+        a = os.path.splitext(os.path.relpath(p, src))[0]
+        b = os.path.splitext(target)[0]
+        if a != b:
+            graph.setdefault(a, set()).add(b)
+    state = {}
+    stack = []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                cyc = stack[stack.index(m):] + [m]
+                findings.append("cycle: " + " -> ".join(cyc))
+            elif m not in state:
+                visit(m)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n)
+
+
 RULES = [
     ("no-line-comments", check_line_comments),
     ("format-pure", check_format_pure),
@@ -168,6 +245,8 @@ RULES = [
                                             # the malloc-backed arena of the unit tests and fuzzers
                                             allow=("src/format/fmt_arena.c",))),
     ("no-stdio-output", lambda f: check_words(f, ["printf", "fprintf", "puts", "fputs"], "stdio output")),
+    ("layers", check_layers),
+    ("no-include-cycle", check_include_cycle),
 ]
 
 

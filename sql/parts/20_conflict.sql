@@ -1,6 +1,6 @@
 
 -- ---------------------------------------------------------------------------
--- Conflict checking (src/funcs_conflict.c): Delta's ConflictChecker.
+-- Conflict checking (src/funcs/funcs_conflict.c): Delta's ConflictChecker.
 -- Not STRICT: NULL isolation_level, read_files, through_version and mode
 -- have a meaning (see COMMENT ON FUNCTION below).
 -- ---------------------------------------------------------------------------
@@ -81,7 +81,7 @@ GRANT EXECUTE ON FUNCTION deltacc.assert_no_conflict(text, bigint, text[], jsonb
 
 -- ---------------------------------------------------------------------------
 -- The session cache of decoded commits behind the conflict functions
--- (src/commit_cache.c, GUC deltacc.commit_cache_size).
+-- (src/snapshot/commit_cache.c, GUC deltacc.commit_cache_size).
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION deltacc.commit_cache_stats(

@@ -1,6 +1,6 @@
 
 -- ---------------------------------------------------------------------------
--- Deletion vectors (src/deletion_vector.c)
+-- Deletion vectors (src/rows/deletion_vector.c)
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION deltacc.deletion_vector(

@@ -1,6 +1,6 @@
 
 -- ---------------------------------------------------------------------------
--- Reading rows (src/funcs_rows.c)
+-- Reading rows (src/funcs/funcs_rows.c)
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION deltacc.read_rows(

@@ -1,7 +1,7 @@
 /*
  * fuzz_actions.c
- *	  libFuzzer harness for Delta action decoding (src/actions.c, with the
- *	  JSON helpers of src/json_util.c): the input is a commit file, one
+ *	  libFuzzer harness for Delta action decoding (src/log/actions.c, with the
+ *	  JSON helpers of src/common/json_util.c): the input is a commit file, one
  *	  JSON action per line, decoded exactly as the log reader does, then
  *	  (when the whole input is one JSON array) as the actions argument of
  *	  the conflict functions.  Runs outside the server: pg_stubs.c provides
@@ -14,8 +14,8 @@
  */
 #include "postgres.h"
 
-#include "actions.h"
-#include "json_util.h"
+#include "log/actions.h"
+#include "common/json_util.h"
 
 #include "fuzz_common.h"
 #include "pg_stubs.h"

@@ -1,11 +1,11 @@
 /*
  * fuzz_fjson.c
- *	  libFuzzer harness for the fast JSON parser of src/json_util.c (fj_*,
+ *	  libFuzzer harness for the fast JSON parser of src/common/json_util.c (fj_*,
  *	  used for every log line and statistics string): the input is parsed
  *	  with dc_json_peek (the fast parser, falling back to djson) and with
  *	  dj_parse.  Runs outside the server on pg_stubs.c.
  *
- * Also fl_may_name_state (src/fastline.c: which log lines a check skips
+ * Also fl_may_name_state (src/log/fastline.c: which log lines a check skips
  * unparsed in its read version): it answers as a plain byte-by-byte
  * search for "metaData", "protocol" and backslash-u does, and it is true
  * whenever dj_parse takes the input for an object with a metaData or a
@@ -21,8 +21,8 @@
  */
 #include "postgres.h"
 
-#include "fastline.h"
-#include "json_util.h"
+#include "log/fastline.h"
+#include "common/json_util.h"
 
 #include "fuzz_common.h"
 #include "pg_stubs.h"

@@ -1,7 +1,7 @@
 /*
  * pg_stubs.c
- *	  The few PostgreSQL backend services that src/actions.c and
- *	  src/json_util.c need, for running them standalone under libFuzzer
+ *	  The few PostgreSQL backend services that src/log/actions.c and
+ *	  src/common/json_util.c need, for running them standalone under libFuzzer
  *	  (fuzz_actions.c): memory contexts reduced to a list of malloc'd
  *	  blocks freed after every input, ereport(ERROR) turned into a longjmp
  *	  back to the harness (after formatting the message, so format bugs
@@ -24,7 +24,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 
-#include "json_util.h"
+#include "common/json_util.h"
 #include "pg_stubs.h"
 
 /* port.h maps the printf family onto src/port's; use the C library's */

@@ -1,6 +1,6 @@
 --
 -- commit_cache.sql: the session cache of decoded commits behind the
--- conflict functions (src/commit_cache.c, deltacc.commit_cache_size).
+-- conflict functions (src/snapshot/commit_cache.c, deltacc.commit_cache_size).
 -- A cache hit answers exactly like a cold read; a commit file rewritten in
 -- place is read again; size 0 disables the cache; a cache too small for
 -- every commit evicts and still answers right; the privilege check runs

@@ -344,7 +344,7 @@ END
 $$;
 
 -- ======================= bad arguments =====================================
-:C(pg_temp.tbl('unpart'), 0, mode => 'row_level');  -- accepted (row_level mode, src/rowlevel.c)
+:C(pg_temp.tbl('unpart'), 0, mode => 'row_level');  -- accepted (row_level mode, src/check/rowlevel.c)
 :C(pg_temp.tbl('unpart'), 0, mode => 'fast');  -- ERROR
 :C(pg_temp.tbl('unpart'), 0, isolation_level => 'ReadCommitted');  -- ERROR
 :C(pg_temp.tbl('unpart'), 0, actions => '{"add":{}}');  -- ERROR

@@ -1,6 +1,6 @@
 --
 -- line_shapes.sql: add lines decoded through the line shapes of
--- src/addline.c (test/data/line_shapes/generate.py).  A line of the
+-- src/snapshot/addline.c (test/data/line_shapes/generate.py).  A line of the
 -- model's layout is decoded from the shapes' slots, each by the role its
 -- token had in the model; every value a role allows must come out as
 -- PostgreSQL's own JSON parse of the line says, and a slot its role

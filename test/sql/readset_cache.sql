@@ -1,6 +1,6 @@
 --
 -- readset_cache.sql: compiled read predicates kept across statements
--- (src/readset_cache.c).  A kept plan must never answer for settings or
+-- (src/check/readset_cache.c).  A kept plan must never answer for settings or
 -- catalogs other than those it was compiled under.  Each case first checks
 -- a read under which the winner's file is skipped (so a plan is kept), then
 -- changes only one setting or the catalog, and the same text must conflict

@@ -1,6 +1,6 @@
 --
 -- replay_fastpath.sql: log replay reads add / remove lines of the common
--- shape without a parse tree (src/fastline.c).  Odd but valid lines
+-- shape without a parse tree (src/log/fastline.c).  Odd but valid lines
 -- (escapes, white space, duplicate keys, deletion vectors, numbers at the
 -- limits, several actions in one entry) must give exactly the snapshot the
 -- full decoder gives, and lines that must be refused the same ERROR as

@@ -1,6 +1,6 @@
 --
 -- unescape_blocks.sql: statistics strings dense with escapes, decoded by
--- the add-line decoder without a parse tree (src/fastline.c
+-- the add-line decoder without a parse tree (src/log/fastline.c
 -- fl_unescape_string, which copies the runs between escapes sixteen bytes
 -- at a time) when snapshot_files reads each line again.  The oracle is
 -- PostgreSQL's own JSON parser: each file's stats from snapshot_files must

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate test/data/line_shapes: Delta tables whose add lines repeat one
-layout, for the add line shapes of src/addline.c (the line before and
+layout, for the add line shapes of src/snapshot/addline.c (the line before and
 after the stats value matched as JSON shape templates, each slot decoded by
 the role its token had in the model line), tested in
 test/sql/line_shapes.sql.

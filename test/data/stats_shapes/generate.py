@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate test/data/stats_shapes: one winner commit whose add lines carry
 statistics and add-line shapes at the edges of the conflict checker's fast
-decoders (src/stats.c scan_stats, src/commit_cache.c fast_add): duplicates,
+decoders (src/stats/stats.c scan_stats, src/snapshot/commit_cache.c fast_add): duplicates,
 non-objects, white space, escapes, non-ASCII, deep nesting, odd numbers,
 nested columns, odd add-line layouts.  Run from this directory."""
 import json

@@ -2,7 +2,7 @@
 """Generate test/data/stats_templates: one winner commit whose add lines
 share the shape of their statistics except for one change at a time, to
 test the prescan's shape templates (src/format/jshape.c, used by
-src/stats.c): a line of the remembered shape is decoded by matching, any
+src/stats/stats.c): a line of the remembered shape is decoded by matching, any
 other is scanned and its shape remembered.  Each change below must give the
 decision the parse tree gives.  Run from this directory."""
 import json

@@ -1,0 +1,297 @@
+/*-------------------------------------------------------------------------
+ *
+ * fastline.h
+ *	  Reading Delta log lines of a strict JSON subset without a parse tree.
+ *
+ * The full path for a log line is djson (src/format/djson.c) and then
+ * DeltaDecodeAction (src/actions.c).  The scanners here accept a strict
+ * SUBSET of what djson accepts and decode what they accept to exactly what
+ * djson would: printable ASCII, the standard two-character escapes, \u
+ * escapes other than \u0000 and surrogates (only where the text is merely
+ * validated, never decoded), numbers in JSON syntax of at most 4096 bytes,
+ * nesting at most FL_MAX_DEPTH.  Anything outside the subset makes them
+ * return false, "not provable": the caller then takes the full path, which
+ * accepts the line or raises the proper error.  They never raise an
+ * error, never allocate, and read only [*pp, end).
+ *
+ * Users: src/addline.c (add lines, lines skipped by table-action-only
+ * reads), src/commit_cache.c (fl_may_name_state: the lines of a read
+ * version that cannot hold its metaData or protocol) and src/snapshot.c
+ * (the keys of add/remove lines during log replay).
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/log/fastline.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_FASTLINE_H
+#define DELTACC_FASTLINE_H
+
+#include "port/pg_bitutils.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define FL_MAX_DEPTH 32
+
+/*
+ * fl_plain[c]: byte c stands for itself in a string of the subset
+ * (printable ASCII other than '"' and backslash).  Filled by fl_init.  (The
+ * bytes that may follow a backslash, 'u' aside, are djson_scan.h's
+ * dj_escape_byte.)
+ */
+extern bool fl_plain[256];
+
+/* Fill the tables (cheap after the first call); call before any scanner. */
+extern void fl_init(void);
+
+/* Skip JSON white space; returns the first other byte (or end). */
+static inline const char *
+fl_skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/*
+ * fl_obj_sep: skip white space after a member of an object at *pp and the
+ * ',' or '}' that must follow it, advancing *pp past it; *closed tells
+ * which.  False (*pp unchanged) for anything else or the end of the input.
+ */
+static inline bool
+fl_obj_sep(const char **pp, const char *end, bool *closed)
+{
+	const char *p = fl_skip_ws(*pp, end);
+
+	if (p >= end || (*p != ',' && *p != '}'))
+		return false;
+	*closed = (*p == '}');
+	*pp = p + 1;
+	return true;
+}
+
+/*
+ * fl_obj_open: an object's '{' at *pp and the white space after it; when
+ * the object is empty ('}' follows) *empty is set and *pp moves past the
+ * '}', else *pp moves to the first key.  False (*pp unchanged) when *pp is
+ * not at a '{'.
+ */
+static inline bool
+fl_obj_open(const char **pp, const char *end, bool *empty)
+{
+	const char *p = *pp;
+
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	*empty = (p < end && *p == '}');
+	*pp = *empty ? p + 1 : p;
+	return true;
+}
+
+/*
+ * fl_line_closes: is the rest of a log line from p white space, the '}'
+ * closing the entry, white space (the entry had only one member)?
+ */
+static inline bool
+fl_line_closes(const char *p, const char *end)
+{
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '}')
+		return false;
+	return fl_skip_ws(p + 1, end) == end;
+}
+
+#if defined(__SSE2__)
+/*
+ * fl_special16: bit i set when byte p[i] (i < 16) is not in fl_plain: '"',
+ * backslash, a byte below 0x20 or from 0x7f on.  Reads p[0..15].
+ */
+static inline unsigned
+fl_special16(const unsigned char *p)
+{
+	__m128i		x = _mm_loadu_si128((const __m128i *) p);
+
+	/* bytes >= 0x80 are negative, so "signed < 0x20" catches them too */
+	return (unsigned) _mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+								  _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+					 _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+								  _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)))));
+}
+#endif
+
+/*
+ * fl_plain_span: the first byte from p on (before e) that is not in
+ * fl_plain, or e.
+ */
+static pg_attribute_always_inline const unsigned char *
+fl_plain_span(const unsigned char *p, const unsigned char *e)
+{
+#if defined(__SSE2__)
+	while (e - p >= 16)
+	{
+		unsigned	m = fl_special16(p);
+
+		if (m != 0)
+			return p + pg_rightmost_one_pos32(m);
+		p += 16;
+	}
+#endif
+	while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
+		   fl_plain[p[2]] && fl_plain[p[3]])
+		p += 4;
+	while (p < e && fl_plain[*p])
+		p++;
+	return p;
+}
+
+/*
+ * fl_plain_string: a string without escapes at *pp (the opening quote):
+ * *s / *len get its bytes between the quotes (pointing into the input),
+ * *pp moves past the closing quote.  False (*pp unchanged) for any other
+ * string.
+ */
+static pg_attribute_always_inline bool
+fl_plain_string(const char **pp, const char *end, const char **s, int *len)
+{
+	const unsigned char *start = (const unsigned char *) *pp + 1;
+	const unsigned char *e = (const unsigned char *) end;
+	const unsigned char *p = fl_plain_span(start, e);
+
+	if (p >= e || *p != '"')
+		return false;			/* an escape, a control or non-ASCII byte */
+	*s = (const char *) start;
+	*len = (int) (p - start);
+	*pp = (const char *) p + 1;
+	return true;
+}
+
+/*
+ * fl_colon: at *pp (white space allowed) the ':' after an object member's
+ * key, then the white space before its value: *pp moves to the value's
+ * first byte.  False when there is no ':' or nothing follows it.
+ */
+static pg_attribute_always_inline bool
+fl_colon(const char **pp, const char *end)
+{
+	const char *p = fl_skip_ws(*pp, end);
+
+	if (p >= end || *p != ':')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (p >= end)
+		return false;
+	*pp = p;
+	return true;
+}
+
+/*
+ * fl_member_key: at *pp (white space allowed) an object member's key, a
+ * string without escapes, then ':' and the white space before the value:
+ * *key / *kl get the key's bytes (pointing into the input), *pp the
+ * value's first byte.  False for anything else (or no value follows).
+ */
+static pg_attribute_always_inline bool
+fl_member_key(const char **pp, const char *end, const char **key, int *kl)
+{
+	const char *p = fl_skip_ws(*pp, end);
+
+	if (p >= end || *p != '"' || !fl_plain_string(&p, end, key, kl) ||
+		!fl_colon(&p, end))
+		return false;
+	*pp = p;
+	return true;
+}
+
+/* Is the key of fl_member_key (variables key, kl) the literal lit? */
+#define FL_KEY(lit) (kl == (int) sizeof(lit) - 1 && memcmp(key, lit, kl) == 0)
+
+/*
+ * FL_ONCE: record bit in the local 'seen' mask, or return false (not
+ * provable) when it is already there: a key read twice.
+ */
+#define FL_ONCE(bit) \
+	do { if (seen & (bit)) return false; seen |= (bit); } while (0)
+
+/*
+ * fl_skip_string: validate the string of the subset at *pp (the opening
+ * quote) and move *pp past it; false: not provable.
+ */
+extern bool fl_skip_string(const char **pp, const char *end);
+
+/*
+ * fl_skip_value: validate one JSON value of the subset at *pp (white space
+ * before it allowed), nested 'depth' levels deep, and move *pp past it;
+ * false: not provable.
+ */
+extern bool fl_skip_value(const char **pp, const char *end, int depth);
+
+/*
+ * fl_may_name_state: false only when line[0..len) provably holds neither a
+ * metaData nor a protocol action, however it parses: none of its bytes
+ * spell "metaData" or "protocol", and none is a backslash followed by 'u'.
+ * A JSON key decodes to one of those names only when it is written with
+ * the name's bytes or with at least one \u escape (no other escape stands
+ * for a letter), so a line that holds either action shows one of the
+ * three wherever the key is.  True: it may (the caller decodes the line).
+ * It validates nothing; a line it clears may well be malformed.
+ */
+extern bool fl_may_name_state(const char *line, size_t len);
+
+/*
+ * fl_plain_int: an integer token in JSON syntax of at most 18 digits (no
+ * fraction, no exponent) at *pp into *out; false otherwise.  Such a token
+ * is exactly what dj_to_int64 converts to the same value.
+ */
+extern bool fl_plain_int(const char **pp, const char *end, int64 *out);
+
+/*
+ * fl_unescape_string: validate the string at *pp (the opening quote; plain
+ * bytes and the two-character escapes only, \u escapes refused) and write
+ * its decoded bytes to buf, which must hold as many bytes as remain in the
+ * input; *outlen gets the decoded length (no NUL written).  False: not
+ * provable.
+ */
+extern bool fl_unescape_string(const char **pp, const char *end, char *buf,
+							   int *outlen);
+
+/*
+ * fl_skip_flat_strings: an object whose values are all strings of the
+ * subset (Delta's tags) at *pp; false (*pp unchanged) when it is not one.
+ */
+extern bool fl_skip_flat_strings(const char **pp, const char *end);
+
+/*
+ * The keys of one add or remove line, as log replay needs them (see
+ * fl_file_key).  Strings are decoded, NUL-terminated, in the caller's
+ * buffer.
+ */
+typedef struct FlFileKey
+{
+	bool		remove;			/* a remove, else an add */
+	const char *path;			/* decoded, not empty */
+	bool		has_size;
+	int64		size;			/* >= 0 when has_size */
+	bool		has_dv;			/* deletion vector descriptor present */
+	char		dv_storage_type;
+	const char *dv_path_or_inline;	/* decoded */
+	bool		dv_has_offset;
+	int32		dv_offset;
+} FlFileKey;
+
+/*
+ * fl_file_key: when line[0..len) is provably a log entry holding exactly one
+ * add or one remove action that DeltaDecodeAction (DELTA_DECODE_KEYS) would
+ * decode without an error, fill *k with what it would decode (path, size,
+ * the deletion vector's storage type, path and offset) and return true.
+ * buf must hold len + 2 bytes; k's strings point into it.  False: not
+ * provable (take the full path).  Allocates nothing.
+ */
+extern bool fl_file_key(const char *line, Size len, char *buf, FlFileKey *k);
+
+#endif							/* DELTACC_FASTLINE_H */

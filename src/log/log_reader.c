@@ -1,0 +1,1231 @@
+/*-------------------------------------------------------------------------
+ *
+ * log_reader.c
+ *	  Privilege check, table path canonicalisation, _delta_log listing,
+ *	  reading commit files line by line, and resolving log paths.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/log/log_reader.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog/pg_authid.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/wait_event.h"
+
+#include "common/json_util.h"
+#include "log/actions.h"
+#include "log/log_reader.h"
+
+/* GUC */
+int			deltacc_max_log_file_bytes = INT_MAX;
+int			deltacc_max_log_line_bytes = 256 * 1024 * 1024;
+
+/*
+ * Read buffer of the line scanner (grows for longer lines).  256 kB: large
+ * enough that a read costs little beside the copy, small enough to stay in
+ * a core's cache while its lines are parsed and to cost few page faults.
+ */
+#define DELTA_READ_CHUNK (256 * 1024)
+
+/*
+ * The line scanner's first DELTA_READ_CHUNK buffer, kept for the life of
+ * the backend (allocated on first use in its own context under
+ * TopMemoryContext, so it shows in pg_backend_memory_contexts).  Fresh
+ * memory costs a page fault per 4 kB page on first touch, which for a
+ * conflict check reading ten 1 MB commits was a quarter of all its page
+ * faults; reusing one buffer pays them once per backend.  One scan at a
+ * time owns it (scan_buf_busy, released in a PG_FINALLY); a scan that finds
+ * it taken, or a line that outgrows it, uses a palloc'd buffer as before.
+ */
+static char *scan_buf = NULL;
+static bool scan_buf_busy = false;
+
+#define DELTA_VERSION_DIGITS 20
+
+static char *delta_uri_decode(const char *in, bool *ok);
+static const char *delta_strip_file_scheme(const char *path, bool *is_uri,
+										   bool *foreign);
+
+/*
+ * Define deltacc.max_log_file_bytes.  Called once from _PG_init.
+ */
+void
+log_reader_init(void)
+{
+	DefineCustomIntVariable("deltacc.max_log_file_bytes",
+							"Largest Delta log file deltacc reads.",
+							"Commit files and JSON checkpoints larger than this are refused before reading. "
+							"They are streamed line by line (a single line is limited to 256MB), "
+							"so memory does not grow with the file size.",
+							&deltacc_max_log_file_bytes,
+							INT_MAX,
+							1024,
+							INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("deltacc.max_log_line_bytes",
+							"Longest single line of a Delta log file deltacc reads.",
+							"A commit, JSON checkpoint or sidecar line longer than this is refused; "
+							"the line buffer never grows beyond it.",
+							&deltacc_max_log_line_bytes,
+							256 * 1024 * 1024,
+							1024,
+							(int) (MaxAllocSize / 2),
+							PGC_SUSET,
+							GUC_UNIT_BYTE,
+							NULL, NULL, NULL);
+}
+
+/*
+ * The SQLSTATE for a failed open/stat of a file in a Delta table, given
+ * its errno.  Like errcode_for_file_access(), except that the errnos it
+ * leaves at XX000 (internal error) get a real class: a symlink loop or a
+ * device planted in a table is bad input, not a bug.  Take it before
+ * ereport (which forbids errno in its arguments); it leaves errno alone,
+ * so %m still reports the failure.
+ */
+int
+DeltaFileErrcode(int err)
+{
+	switch (err)
+	{
+		case EPERM:
+		case EACCES:
+		case EROFS:
+			return ERRCODE_INSUFFICIENT_PRIVILEGE;
+		case ENOENT:
+			return ERRCODE_UNDEFINED_FILE;
+		case ENOTDIR:
+		case EISDIR:
+		case ELOOP:
+		case ENXIO:
+		case ENODEV:
+			return ERRCODE_WRONG_OBJECT_TYPE;
+		case ENAMETOOLONG:
+			return ERRCODE_NAME_TOO_LONG;
+		case ENFILE:
+		case EMFILE:
+		case ENOMEM:
+			return ERRCODE_INSUFFICIENT_RESOURCES;
+		default:
+			return ERRCODE_IO_ERROR;
+	}
+}
+
+/*
+ * The checks of DeltaOpenRegularFile and DeltaOpenRegularVfd on what the
+ * open returned (fd, and the virtual file 'file' when there is one, else
+ * -1): ERROR when the open failed, fstat fails or it is not a regular file.
+ * The virtual file is closed before an ERROR (abort would not close it).
+ */
+static void
+open_regular_check(int fd, File file, const char *what,
+				   const char *display_name, struct stat *st)
+{
+	int			code;
+	int			save_errno;
+
+	if (fd < 0)
+	{
+		code = DeltaFileErrcode(errno);
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open %s \"%s\": %m", what, display_name));
+	}
+	if (fstat(fd, st) < 0)
+	{
+		save_errno = errno;
+		if (file >= 0)
+			FileClose(file);
+		errno = save_errno;
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat %s \"%s\": %m", what, display_name));
+	}
+	if (!S_ISREG(st->st_mode))
+	{
+		if (file >= 0)
+			FileClose(file);
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("%s \"%s\" is not a regular file", what, display_name));
+	}
+}
+
+/*
+ * See log_reader.h.  O_NONBLOCK: opening a FIFO planted in the table must
+ * not block the backend beyond the reach of cancel; the S_ISREG check then
+ * refuses it.  (No effect on regular files.)
+ */
+int
+DeltaOpenRegularFile(const char *abs_path, const char *what,
+					 const char *display_name, struct stat *st)
+{
+	int			fd;
+
+	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
+	open_regular_check(fd, -1, what, display_name, st);
+	return fd;
+}
+
+/* See log_reader.h. */
+File
+DeltaOpenRegularVfd(const char *abs_path, const char *what,
+					const char *display_name, struct stat *st)
+{
+	File		file;
+
+	file = PathNameOpenFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
+	open_regular_check(file < 0 ? -1 : FileGetRawDesc(file), file, what,
+					   display_name, st);
+	return file;
+}
+
+/*
+ * ERROR unless the current user has the privileges of pg_read_server_files.
+ */
+void
+DeltaCheckReadPrivilege(void)
+{
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				errmsg("permission denied to read Delta tables"),
+				errdetail("Only roles with privileges of the \"%s\" role may read Delta tables.",
+						  "pg_read_server_files"));
+}
+
+/* Error context callback: 'Delta log file "<file>", line N'. */
+static void
+delta_error_callback(void *arg)
+{
+	DeltaErrorPosition *pos = (DeltaErrorPosition *) arg;
+
+	if (pos->line > 0)
+		errcontext("Delta log file \"%s\", line " INT64_FORMAT,
+				   pos->file, pos->line);
+	else
+		errcontext("Delta log file \"%s\"", pos->file);
+}
+
+/*
+ * Push an error context naming 'file' (relative to the table root); the
+ * caller updates pos->line and must pop it with DeltaErrorContextPop on the
+ * non-error path (an ERROR unwinds error_context_stack by itself).
+ */
+void
+DeltaErrorContextPush(DeltaErrorPosition *pos, const char *file)
+{
+	pos->file = file;
+	pos->line = 0;
+	pos->cb.callback = delta_error_callback;
+	pos->cb.arg = pos;
+	pos->cb.previous = error_context_stack;
+	error_context_stack = &pos->cb;
+}
+
+/* Pop the context pushed by DeltaErrorContextPush. */
+void
+DeltaErrorContextPop(DeltaErrorPosition *pos)
+{
+	Assert(error_context_stack == &pos->cb);
+	error_context_stack = pos->cb.previous;
+}
+
+/* "_delta_log/%020lld.json", palloc'd. */
+char *
+DeltaCommitFileName(int64 version)
+{
+	return psprintf("_delta_log/%020lld.json", (long long) version);
+}
+
+/*
+ * Read the whole file 'abs_path' into a NUL-terminated palloc'd buffer in
+ * CurrentMemoryContext.  Refuses files above max_bytes (0 = the GUC) before
+ * allocating.  Messages name 'display_name'.
+ */
+char *
+DeltaReadWholeFile(const char *abs_path, const char *display_name,
+				   Size max_bytes, Size *len_out)
+{
+	int			fd;
+	struct stat st;
+	char	   *buf;
+	Size		size;
+	Size		done;
+
+	if (max_bytes == 0)
+		max_bytes = (Size) deltacc_max_log_file_bytes;
+
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", display_name, &st);
+	if ((uint64) st.st_size > (uint64) max_bytes)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("Delta log file \"%s\" is too large", display_name),
+				errdetail("The file has %lld bytes; the limit is %zu bytes.",
+						  (long long) st.st_size, max_bytes));
+	size = (Size) st.st_size;
+	buf = MemoryContextAllocHuge(CurrentMemoryContext, size + 1);
+	/* a file that shrank meanwhile: use what is there */
+	done = DeltaReadAtMost(fd, buf, size, 0, "Delta log file", display_name);
+	buf[done] = '\0';
+	if (CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not close Delta log file \"%s\": %m", display_name));
+	*len_out = done;
+	return buf;
+}
+
+/*
+ * Parse exactly 'ndigits' decimal digits at s into *v (false on non-digits
+ * or overflow of int64).
+ */
+static bool
+parse_digits(const char *s, int ndigits, int64 *v)
+{
+	int64		r = 0;
+	int			i;
+
+	for (i = 0; i < ndigits; i++)
+	{
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		if (r > (PG_INT64_MAX - (s[i] - '0')) / 10)
+			return false;
+		r = r * 10 + (s[i] - '0');
+	}
+	*v = r;
+	return true;
+}
+
+/* True when s has exactly 'n' leading decimal digits followed by 'rest'. */
+static bool
+digits_then(const char *s, int n, const char *rest)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return strcmp(s + n, rest) == 0;
+}
+
+/* True when s[0..36) is a UUID in 8-4-4-4-12 hex form. */
+static bool
+is_uuid(const char *s, size_t len)
+{
+	size_t		i;
+
+	if (len != 36)
+		return false;
+	for (i = 0; i < 36; i++)
+	{
+		if (i == 8 || i == 13 || i == 18 || i == 23)
+		{
+			if (s[i] != '-')
+				return false;
+		}
+		else if (!isxdigit((unsigned char) s[i]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Classify a _delta_log entry.  Returns 1 for a commit (version in *version),
+ * 2 for a checkpoint (fills *ck, name not set), 0 for anything to ignore.
+ * A name that looks like a commit or checkpoint but whose version does not
+ * fit int64 is an ERROR.
+ */
+static int
+classify_log_name(const char *name, int64 *version, DeltaCheckpointFile *ck)
+{
+	size_t		len = strlen(name);
+	const char *rest;
+	int64		a,
+				b;
+
+	if (len < DELTA_VERSION_DIGITS + 5 || name[0] == '.')
+		return 0;
+	rest = name + DELTA_VERSION_DIGITS;
+	if (!digits_then(name, DELTA_VERSION_DIGITS, rest))
+		return 0;
+	if (strcmp(rest, ".json") != 0 && strncmp(rest, ".checkpoint.", 12) != 0)
+		return 0;
+	if (!parse_digits(name, DELTA_VERSION_DIGITS, version))
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("invalid Delta log file name \"%s\"", name),
+				errdetail("The version does not fit in a 64-bit integer."));
+	if (strcmp(rest, ".json") == 0)
+		return 1;
+
+	rest += 12;					/* past ".checkpoint." */
+	memset(ck, 0, sizeof(*ck));
+	ck->version = *version;
+	ck->part = 1;
+	ck->n_parts = 1;
+	if (strcmp(rest, "parquet") == 0)
+	{
+		ck->kind = DELTA_CKPT_CLASSIC;
+		return 2;
+	}
+	/* multipart: %010d.%010d.parquet */
+	if (strlen(rest) == 10 + 1 + 10 + 8 && rest[10] == '.' &&
+		digits_then(rest + 11, 10, ".parquet") &&
+		parse_digits(rest, 10, &a) && parse_digits(rest + 11, 10, &b))
+	{
+		if (a < 1 || b < 1 || a > b || b > PG_INT32_MAX)
+			return 0;
+		ck->kind = DELTA_CKPT_MULTIPART;
+		ck->part = (int32) a;
+		ck->n_parts = (int32) b;
+		return 2;
+	}
+	/* v2: <uuid>.json / <uuid>.parquet */
+	if (strlen(rest) == 36 + 5 && strcmp(rest + 36, ".json") == 0 &&
+		is_uuid(rest, 36))
+	{
+		ck->kind = DELTA_CKPT_V2_JSON;
+		return 2;
+	}
+	if (strlen(rest) == 36 + 8 && strcmp(rest + 36, ".parquet") == 0 &&
+		is_uuid(rest, 36))
+	{
+		ck->kind = DELTA_CKPT_V2_PARQUET;
+		return 2;
+	}
+	return 0;
+}
+
+/* qsort comparator for int64 versions. */
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* qsort comparator for checkpoints: version, kind, part, name. */
+static int
+cmp_checkpoint(const void *a, const void *b)
+{
+	const DeltaCheckpointFile *x = (const DeltaCheckpointFile *) a;
+	const DeltaCheckpointFile *y = (const DeltaCheckpointFile *) b;
+
+	if (x->version != y->version)
+		return (x->version > y->version) - (x->version < y->version);
+	if (x->kind != y->kind)
+		return (int) x->kind - (int) y->kind;
+	if (x->part != y->part)
+		return x->part - y->part;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Read _delta_log/_last_checkpoint into log->last_checkpoint.  A missing
+ * file leaves present = false; an unreadable, oversized or corrupt one
+ * leaves valid = false (it is only a hint: Delta falls back to listing).
+ */
+static void
+read_last_checkpoint(DeltaLog *log)
+{
+	char	   *path = psprintf("%s/_last_checkpoint", log->log_dir);
+	struct stat st;
+	char	   *buf;
+	Size		len;
+	DjValue		v;
+	const DjValue *f;
+	int64		i64;
+	MemoryContext tmp;
+	MemoryContext old;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	log->last_checkpoint.present = true;
+	if (st.st_size > 1024 * 1024)
+		return;
+
+	tmp = AllocSetContextCreate(CurrentMemoryContext,
+								"deltacc _last_checkpoint context",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	buf = DeltaReadWholeFile(path, "_delta_log/_last_checkpoint",
+							 1024 * 1024, &len);
+	if (dc_json_try_parse(buf, len, &v) && v.type == DJ_OBJECT &&
+		(f = dj_get(&v, "version")) != NULL && f->type == DJ_NUMBER &&
+		dj_to_int64(f, &i64) && i64 >= 0)
+	{
+		MemoryContextSwitchTo(old);
+		log->last_checkpoint.valid = true;
+		log->last_checkpoint.version = i64;
+		f = dj_get(&v, "size");
+		if (f && f->type == DJ_NUMBER && dj_to_int64(f, &i64))
+		{
+			log->last_checkpoint.has_size = true;
+			log->last_checkpoint.size = i64;
+		}
+		f = dj_get(&v, "parts");
+		if (f && f->type == DJ_NUMBER && dj_to_int64(f, &i64) &&
+			i64 > 0 && i64 <= PG_INT32_MAX)
+		{
+			log->last_checkpoint.has_parts = true;
+			log->last_checkpoint.parts = (int32) i64;
+		}
+		log->last_checkpoint.json = pnstrdup(buf, len);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+}
+
+/*
+ * Turn a table path argument into a canonical absolute path: file:// URIs
+ * are decoded, anything not absolute is refused.  palloc'd.
+ */
+static char *
+canonical_table_path(const char *table_path)
+{
+	bool		is_uri;
+	bool		foreign;
+	const char *p = delta_strip_file_scheme(table_path, &is_uri, &foreign);
+	char	   *path;
+	size_t		len;
+
+	if (foreign)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("unsupported Delta table location \"%s\"", table_path),
+				errdetail("Only absolute server paths and file:// URIs are supported."));
+	if (is_uri)
+	{
+		bool		ok;
+
+		path = delta_uri_decode(p, &ok);
+		if (!ok)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("invalid Delta table URI \"%s\"", table_path));
+	}
+	else
+		path = pstrdup(p);
+	if (path[0] == '\0' || !is_absolute_path(path))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("Delta table path must be absolute: \"%s\"", table_path));
+	canonicalize_path(path);
+	len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		path[--len] = '\0';
+	return path;
+}
+
+/*
+ * Open a Delta table (see log_reader.h).  Lists _delta_log once; the
+ * listing is a snapshot of the directory at this moment.
+ */
+DeltaLog *
+DeltaLogOpen(const char *table_path)
+{
+	DeltaLog   *log;
+	DIR		   *dir;
+	struct dirent *de;
+	struct stat st;
+	int64	   *versions;
+	int			n_versions = 0;
+	int			cap_versions = 64;
+	int			cap_ck = 8;
+	int			i;
+
+	DeltaCheckReadPrivilege();
+
+	log = palloc0(sizeof(DeltaLog));
+	log->table_path = canonical_table_path(table_path);
+	log->log_dir = psprintf("%s/_delta_log",
+							strcmp(log->table_path, "/") == 0 ? "" : log->table_path);
+	log->first_version = -1;
+	log->last_version = -1;
+	log->latest_version = -1;
+
+	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	{
+		if (stat(log->table_path, &st) != 0)
+		{
+			int			code = DeltaFileErrcode(errno);
+
+			ereport(ERROR,
+					errcode(code),
+					errmsg("could not access Delta table \"%s\": %m", table_path));
+		}
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FILE),
+				errmsg("\"%s\" is not a Delta table", table_path),
+				errdetail("It has no \"_delta_log\" directory."));
+	}
+
+	versions = palloc(sizeof(int64) * cap_versions);
+	log->checkpoints = palloc(sizeof(DeltaCheckpointFile) * cap_ck);
+	dir = AllocateDir(log->log_dir);
+	while ((de = ReadDir(dir, log->log_dir)) != NULL)
+	{
+		int64		v;
+		DeltaCheckpointFile ck;
+		int			kind;
+
+		CHECK_FOR_INTERRUPTS();
+		kind = classify_log_name(de->d_name, &v, &ck);
+		if (kind == 1)
+		{
+			if (n_versions == cap_versions)
+			{
+				cap_versions *= 2;
+				versions = repalloc_huge(versions, sizeof(int64) * cap_versions);
+			}
+			versions[n_versions++] = v;
+		}
+		else if (kind == 2)
+		{
+			if (log->n_checkpoints == cap_ck)
+			{
+				cap_ck *= 2;
+				log->checkpoints = repalloc_huge(log->checkpoints,
+												 sizeof(DeltaCheckpointFile) * cap_ck);
+			}
+			ck.name = pstrdup(de->d_name);
+			log->checkpoints[log->n_checkpoints++] = ck;
+		}
+	}
+	FreeDir(dir);
+
+	if (n_versions == 0 && log->n_checkpoints == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FILE),
+				errmsg("\"%s\" is not a Delta table", table_path),
+				errdetail("Directory \"_delta_log\" holds no commit or checkpoint files."));
+
+	qsort(versions, n_versions, sizeof(int64), cmp_int64);
+	for (i = 1; i < n_versions; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (versions[i] != versions[i - 1] + 1)
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("Delta log is missing version " INT64_FORMAT,
+						   versions[i - 1] + 1),
+					errdetail("Commit files exist for versions " INT64_FORMAT
+							  " and " INT64_FORMAT " but not in between.",
+							  versions[i - 1], versions[i]));
+	}
+	if (n_versions > 0)
+	{
+		log->first_version = versions[0];
+		log->last_version = versions[n_versions - 1];
+	}
+	pfree(versions);
+
+	if (log->n_checkpoints > 0)
+		qsort(log->checkpoints, log->n_checkpoints,
+			  sizeof(DeltaCheckpointFile), cmp_checkpoint);
+	log->latest_version = log->last_version;
+	if (log->n_checkpoints > 0 &&
+		log->checkpoints[log->n_checkpoints - 1].version > log->latest_version)
+		log->latest_version = log->checkpoints[log->n_checkpoints - 1].version;
+
+	read_last_checkpoint(log);
+	return log;
+}
+
+/*
+ * Largest single read of DeltaPreadLoop: a whole-file read of a big commit
+ * (DeltaReadWholeFile) checks for cancel at least every 8 MB, and FileRead's
+ * int count is never exceeded.
+ */
+#define DELTA_PREAD_MAX (8 * 1024 * 1024)
+
+/*
+ * See log_reader.h.  (FileRead retries EINTR itself.)
+ */
+ssize_t
+DeltaPreadLoop(int fd, File file, char *buf, Size len, off_t offset)
+{
+	Size		done = 0;
+
+	Assert((fd >= 0) != (file >= 0));
+	while (done < len)
+	{
+		ssize_t		n;
+		Size		chunk;
+
+		CHECK_FOR_INTERRUPTS();
+		chunk = Min(len - done, (Size) DELTA_PREAD_MAX);
+		if (file >= 0)
+			n = FileRead(file, buf + done, (int) chunk, offset + (off_t) done,
+						 WAIT_EVENT_DATA_FILE_READ);
+		else
+			n = pg_pread(fd, buf + done, chunk, offset + (off_t) done);
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;				/* end of file */
+		done += (Size) n;
+	}
+	return (ssize_t) done;
+}
+
+/* DeltaReadAtMost and DeltaFileReadAtMost (see log_reader.h). */
+static Size
+read_at_most(int fd, File file, char *buf, Size len, off_t offset,
+			 const char *what, const char *display_name)
+{
+	ssize_t		done = DeltaPreadLoop(fd, file, buf, len, offset);
+
+	if (done < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not read %s \"%s\": %m", what, display_name));
+	return (Size) done;
+}
+
+/* See log_reader.h. */
+Size
+DeltaReadAtMost(int fd, char *buf, Size len, off_t offset, const char *what,
+				const char *display_name)
+{
+	return read_at_most(fd, -1, buf, len, offset, what, display_name);
+}
+
+/* See log_reader.h. */
+Size
+DeltaFileReadAtMost(File file, char *buf, Size len, off_t offset,
+					const char *what, const char *display_name)
+{
+	return read_at_most(-1, file, buf, len, offset, what, display_name);
+}
+
+/*
+ * Parse one log line into a DjValue (CurrentMemoryContext); malformed JSON is
+ * ERRCODE_DATA_CORRUPTED.
+ */
+DjValue
+DeltaLogParseLine(const char *line, Size len)
+{
+	return dc_json_parse(line, len, "Delta log entry", ERRCODE_DATA_CORRUPTED);
+}
+
+/*
+ * Parse one log line into an arena (reset first); malformed JSON is
+ * ERRCODE_DATA_CORRUPTED, as in DeltaLogParseLine.
+ */
+DjValue
+DeltaLogParseLineArena(DcArena *arena, const char *line, Size len)
+{
+	return dc_json_parse_arena(arena, line, len, "Delta log entry",
+							   ERRCODE_DATA_CORRUPTED);
+}
+
+static void scan_action_file(DeltaLog *log, const char *rel_path,
+							 DeltaActionLineSkip skip,
+							 DeltaActionLineTry try_line,
+							 DeltaActionLineCallback cb, void *arg);
+static void scan_action_file_buf(DeltaLog *log, const char *rel_path,
+								 DeltaActionLineSkip skip,
+								 DeltaActionLineTry try_line,
+								 DeltaActionLineCallback cb, void *arg,
+								 char *given);
+
+/*
+ * Stream a newline-delimited file of actions through cb, one parsed line at
+ * a time (see log_reader.h).
+ */
+void
+DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
+					   DeltaActionLineCallback cb, void *arg)
+{
+	scan_action_file(log, rel_path, NULL, NULL, cb, arg);
+}
+
+/*
+ * DeltaLogScanActionFile, but a line that try_line takes is neither parsed
+ * nor passed to cb (see log_reader.h).
+ */
+void
+DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
+						  DeltaActionLineTry try_line,
+						  DeltaActionLineCallback cb, void *arg)
+{
+	scan_action_file(log, rel_path, NULL, try_line, cb, arg);
+}
+
+/*
+ * The line loop of the DeltaLogScanActionFile family: skip and try_line may
+ * be NULL (see log_reader.h for each).
+ */
+static void
+scan_action_file(DeltaLog *log, const char *rel_path,
+				 DeltaActionLineSkip skip, DeltaActionLineTry try_line,
+				 DeltaActionLineCallback cb, void *arg)
+{
+	if (scan_buf_busy)
+	{
+		scan_action_file_buf(log, rel_path, skip, try_line, cb, arg, NULL);
+		return;
+	}
+	if (scan_buf == NULL)
+	{
+		MemoryContext cxt = AllocSetContextCreate(TopMemoryContext,
+												  "deltacc log read buffer",
+												  ALLOCSET_SMALL_SIZES);
+
+		scan_buf = MemoryContextAlloc(cxt, DELTA_READ_CHUNK);
+	}
+	scan_buf_busy = true;
+	PG_TRY();
+	{
+		scan_action_file_buf(log, rel_path, skip, try_line, cb, arg, scan_buf);
+	}
+	PG_FINALLY();
+	{
+		scan_buf_busy = false;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * scan_action_file with a given first buffer of DELTA_READ_CHUNK bytes
+ * (owned by the caller, never freed here), or NULL to palloc one.
+ */
+static void
+scan_action_file_buf(DeltaLog *log, const char *rel_path,
+					 DeltaActionLineSkip skip, DeltaActionLineTry try_line,
+					 DeltaActionLineCallback cb, void *arg, char *given)
+{
+	char	   *abs_path;
+	int			fd;
+	struct stat st;
+	DeltaErrorPosition errpos;
+	MemoryContext line_cxt;
+	MemoryContext arena_cxt;
+	DcArena    *arena;
+	MemoryContext old;
+	Size		cap = DELTA_READ_CHUNK;
+	char	   *buf;
+	Size		have = 0;		/* bytes in buf */
+	Size		start = 0;		/* start of the current line in buf */
+	int64		buf_offset = 0; /* file offset of buf[0] */
+	bool		eof = false;
+
+	DeltaErrorContextPush(&errpos, rel_path);
+	abs_path = psprintf("%s/%s", log->table_path, rel_path);
+	fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
+	pfree(abs_path);
+	if ((uint64) st.st_size > (uint64) deltacc_max_log_file_bytes)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("Delta log file \"%s\" is too large", rel_path),
+				errdetail("The file has %lld bytes; the limit (deltacc.max_log_file_bytes) is %d bytes.",
+						  (long long) st.st_size, deltacc_max_log_file_bytes));
+
+	buf = given ? given : palloc(cap);
+	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "deltacc log line context",
+									 ALLOCSET_DEFAULT_SIZES);
+	arena_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "deltacc log line parse arena",
+									  ALLOCSET_DEFAULT_SIZES);
+	arena = dc_arena_create(arena_cxt);
+	for (;;)
+	{
+		char	   *nl;
+		Size		llen;
+		Size		k;
+
+		CHECK_FOR_INTERRUPTS();
+		nl = (have > start) ? memchr(buf + start, '\n', have - start) : NULL;
+		if (nl == NULL && !eof)
+		{
+			ssize_t		n;
+
+			/* move the partial line to the front, grow if it fills buf */
+			if (start > 0)
+			{
+				memmove(buf, buf + start, have - start);
+				have -= start;
+				buf_offset += start;
+				start = 0;
+			}
+			if (have == cap)
+			{
+				if (cap >= (Size) deltacc_max_log_line_bytes)
+					ereport(ERROR,
+							errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							errmsg("Delta log line is too long"),
+							errdetail("Lines longer than %d bytes (deltacc.max_log_line_bytes) are not read.",
+									  deltacc_max_log_line_bytes));
+				cap = Min(cap * 2, (Size) deltacc_max_log_line_bytes);
+				if (buf == given)
+				{
+					/* the kept buffer stays as it is; the line moves */
+					buf = palloc(cap);
+					memcpy(buf, given, have);
+				}
+				else
+					buf = repalloc(buf, cap);
+			}
+			n = read(fd, buf + have, cap - have);
+			if (n < 0)
+			{
+				if (errno == EINTR)
+					continue;
+				ereport(ERROR,
+						errcode_for_file_access(),
+						errmsg("could not read Delta log file \"%s\": %m", rel_path));
+			}
+			if (n == 0)
+				eof = true;
+			have += (Size) n;
+			continue;
+		}
+		if (nl == NULL && start >= have)
+			break;				/* end of file */
+		llen = nl ? (Size) (nl - (buf + start)) : have - start;
+		errpos.line++;
+		if (llen > (Size) deltacc_max_log_line_bytes)
+			ereport(ERROR,
+					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					errmsg("Delta log line is too long"),
+					errdetail("Lines longer than %d bytes (deltacc.max_log_line_bytes) are not read.",
+							  deltacc_max_log_line_bytes));
+		{
+			const char *line = buf + start;
+			int64		line_offset = buf_offset + (int64) start;
+
+			start += llen + (nl ? 1 : 0);
+			if (llen > 0 && line[llen - 1] == '\r')
+				llen--;
+			for (k = 0; k < llen; k++)
+				if (line[k] != ' ' && line[k] != '\t')
+					break;
+			if (k == llen)
+				continue;		/* blank line */
+			if (skip != NULL && skip(arg, line, llen))
+				continue;
+			if (try_line != NULL &&
+				try_line(arg, line, llen, line_offset, errpos.line))
+				continue;
+
+			old = MemoryContextSwitchTo(line_cxt);
+			{
+				DjValue		v = DeltaLogParseLineArena(arena, line, llen);
+
+				cb(arg, &v, line_offset, (int32) llen, errpos.line);
+			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(line_cxt);
+		}
+	}
+	MemoryContextDelete(line_cxt);
+	MemoryContextDelete(arena_cxt);
+	if (buf != given)
+		pfree(buf);
+	if (CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not close Delta log file \"%s\": %m", rel_path));
+	DeltaErrorContextPop(&errpos);
+}
+
+/* DeltaLogScanActionFile callback that decodes every action into a builder. */
+static void
+decode_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
+			   int64 line_no)
+{
+	DeltaDecodeAction((DeltaCommitBuilder *) arg, action);
+}
+
+/*
+ * Read a newline-delimited action file (relative to the table root) and
+ * decode every line with the given decode mode, but those skip (may be
+ * NULL) takes.
+ */
+static DeltaCommit *
+read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
+					  int mode, DeltaActionLineSkip skip)
+{
+	DeltaCommitBuilder b;
+
+	DeltaCommitBuilderInit(&b, version);
+	b.mode = (DeltaDecodeMode) mode;
+	scan_action_file(log, rel_path, skip, NULL, decode_line_cb, &b);
+	return DeltaCommitBuilderFinish(&b);
+}
+
+/*
+ * Read a newline-delimited action file (relative to the table root) and
+ * decode every line (see log_reader.h).
+ */
+DeltaCommit *
+DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
+{
+	return read_action_file_mode(log, rel_path, version, DELTA_DECODE_FULL,
+								 NULL);
+}
+
+/*
+ * Read and decode the JSON commit of 'version'.
+ */
+DeltaCommit *
+DeltaLogReadCommit(DeltaLog *log, int64 version)
+{
+	return DeltaLogReadCommitMode(log, version, DELTA_DECODE_FULL);
+}
+
+/*
+ * DeltaLogReadCommit with a decode mode (added for the conflict checker's
+ * commit cache, src/commit_cache.c: DELTA_DECODE_DEFER_STATS).
+ */
+DeltaCommit *
+DeltaLogReadCommitMode(DeltaLog *log, int64 version, int mode)
+{
+	return DeltaLogReadCommitSkip(log, version, mode, NULL);
+}
+
+/*
+ * DeltaLogReadCommitMode, but the lines skip takes are neither parsed nor
+ * decoded (see log_reader.h).
+ */
+DeltaCommit *
+DeltaLogReadCommitSkip(DeltaLog *log, int64 version, int mode,
+					   DeltaActionLineSkip skip)
+{
+	char	   *name;
+	DeltaCommit *c;
+
+	DeltaLogCheckCommitAvailable(log, version);
+	name = DeltaCommitFileName(version);
+	c = read_action_file_mode(log, name, version, mode, skip);
+	pfree(name);
+	return c;
+}
+
+/*
+ * ERROR (ERRCODE_INVALID_PARAMETER_VALUE) unless the JSON commit of
+ * 'version' is in the listing.
+ */
+void
+DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version)
+{
+	if (log->first_version < 0 || version < log->first_version ||
+		version > log->last_version)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("Delta commit file for version " INT64_FORMAT " is not available",
+					   version),
+				log->first_version < 0 ?
+				errdetail("The log holds no JSON commit files.") :
+				errdetail("JSON commits are available for versions " INT64_FORMAT
+						  " to " INT64_FORMAT ".",
+						  log->first_version, log->last_version));
+}
+
+/* Value of a hex digit, -1 if not one. */
+static int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Decode RFC 2396 %XX escapes (palloc'd).  *ok = false on a malformed
+ * escape or an encoded NUL byte.
+ */
+static char *
+delta_uri_decode(const char *in, bool *ok)
+{
+	size_t		len = strlen(in);
+	char	   *out = palloc(len + 1);
+	size_t		i,
+				j = 0;
+
+	*ok = true;
+	for (i = 0; i < len; i++)
+	{
+		if (in[i] == '%')
+		{
+			int			h1 = (i + 2 < len) ? hex_digit(in[i + 1]) : -1;
+			int			h2 = (h1 >= 0) ? hex_digit(in[i + 2]) : -1;
+
+			if (h1 < 0 || h2 < 0 || (h1 == 0 && h2 == 0))
+			{
+				*ok = false;
+				out[j] = '\0';
+				return out;
+			}
+			out[j++] = (char) (h1 * 16 + h2);
+			i += 2;
+		}
+		else
+			out[j++] = in[i];
+	}
+	out[j] = '\0';
+	return out;
+}
+
+/*
+ * Recognise a URI scheme at the start of path.  For file: URIs returns the
+ * path part ("file:///a" and "file://localhost/a" and "file:/a" give "/a")
+ * with *is_uri = true; for other schemes sets *foreign = true; for plain
+ * paths returns path unchanged.
+ */
+static const char *
+delta_strip_file_scheme(const char *path, bool *is_uri, bool *foreign)
+{
+	const char *p = path;
+
+	*is_uri = false;
+	*foreign = false;
+	if (!isalpha((unsigned char) *p))
+		return path;
+	while (isalnum((unsigned char) *p) || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	if (*p != ':')
+		return path;
+	if (p - path != 4 || pg_strncasecmp(path, "file", 4) != 0)
+	{
+		*foreign = true;
+		return path;
+	}
+	*is_uri = true;
+	p++;						/* past ':' */
+	if (p[0] == '/' && p[1] == '/')
+	{
+		p += 2;
+		if (pg_strncasecmp(p, "localhost/", 10) == 0)
+			p += 9;
+		else if (*p != '/')
+		{
+			*foreign = true;	/* file://host/... */
+			return path;
+		}
+	}
+	return p;
+}
+
+/*
+ * Shared part of resolve/normalise.  Returns the canonical absolute path,
+ * or NULL with *why set (1 = bad escape, 2 = foreign scheme, 3 = escapes
+ * the root).
+ */
+static char *
+delta_resolve(const DeltaLog *log, const char *path_in_log, int *why)
+{
+	bool		is_uri;
+	bool		foreign;
+	bool		ok;
+	const char *p = delta_strip_file_scheme(path_in_log, &is_uri, &foreign);
+	char	   *decoded;
+	char	   *result;
+	size_t		rootlen = strlen(log->table_path);
+
+	*why = 0;
+	if (foreign)
+	{
+		*why = 2;
+		return NULL;
+	}
+	decoded = delta_uri_decode(p, &ok);
+	if (!ok || decoded[0] == '\0')
+	{
+		*why = 1;
+		return NULL;
+	}
+	if (is_absolute_path(decoded))
+	{
+		canonicalize_path(decoded);
+		return decoded;
+	}
+	if (is_uri)
+	{
+		*why = 1;				/* "file:relative" is not a valid file URI */
+		return NULL;
+	}
+	result = psprintf("%s/%s", log->table_path, decoded);
+	pfree(decoded);
+	canonicalize_path(result);
+	if (path_contains_parent_reference(result) ||
+		strncmp(result, log->table_path, rootlen) != 0 ||
+		(result[rootlen] != '/' && strcmp(log->table_path, "/") != 0))
+		*why = 3;
+	return result;
+}
+
+/*
+ * Resolve a path from a log entry to an absolute file path (see
+ * log_reader.h for the rules and errors).
+ */
+char *
+DeltaLogResolvePath(const DeltaLog *log, const char *path_in_log)
+{
+	int			why;
+	char	   *r = delta_resolve(log, path_in_log, &why);
+
+	if (why == 1)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("invalid path \"%s\" in Delta log", path_in_log),
+				errdetail("The path is not a valid relative path, absolute path or file URI."));
+	if (why == 2)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("unsupported file location \"%s\" in Delta log", path_in_log),
+				errdetail("Only paths relative to the table root, absolute paths and file:// URIs are supported."));
+	if (why == 3)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("path \"%s\" in Delta log escapes the table root", path_in_log),
+				errdetail("Relative paths in the log must stay inside the table directory."));
+	return r;
+}
+
+/*
+ * Normal form of a log path for comparisons; never raises for a bad path
+ * (returns a copy of the input instead).
+ */
+char *
+DeltaLogNormalizePath(const DeltaLog *log, const char *path_in_log)
+{
+	int			why;
+	char	   *r = delta_resolve(log, path_in_log, &why);
+
+	if (r == NULL)
+		return pstrdup(path_in_log);
+	return r;
+}

@@ -1,0 +1,1034 @@
+/*-------------------------------------------------------------------------
+ *
+ * addline.c
+ *	  Add lines of a Delta log decoded without a parse tree (see addline.h):
+ *	  the general fast decoder, the line shapes of a repeated layout, and the
+ *	  proof that a line read only to be skipped is one file action.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/snapshot/addline.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/memutils.h"
+
+#include "common/json_util.h"
+#include "format/jshape.h"
+#include "log/actions.h"
+#include "log/fastline.h"
+#include "log/log_reader.h"
+#include "snapshot/addline.h"
+#include "stats/stats.h"
+
+/* ---------------------------------------------------------------------
+ * The subset
+ *
+ * A line is decoded (or skipped) here only when it is valid JSON of a
+ * conservative subset: printable ASCII, the standard escapes, \u escapes
+ * other than \u0000 and surrogates, numbers in JSON syntax, nesting at
+ * most FL_MAX_DEPTH (src/fastline.c).  An add line {"add":{"path":...,
+ * "partitionValues":{...},"size":N,"modificationTime":N,"dataChange":b,
+ * "stats":"...","tags":{...}}} is decoded straight from the text when it
+ * is provably what DeltaDecodeAction(DELTA_DECODE_ROW) would decode
+ * without an error: no duplicate of a key decode_file reads, path and
+ * partition values plain ASCII strings (values may be null), size and
+ * modificationTime plain integers (size not negative), dataChange a
+ * boolean, stats a string (standard escapes only), no deletion vector,
+ * baseRowId / defaultRowCommitVersion plain integers if present; other
+ * keys (tags included, which DELTA_DECODE_ROW does not keep) are only
+ * validated.  A line read only to be skipped must be a JSON object whose
+ * only key is add, remove or cdc (its fields are not checked).  Any other
+ * line is the caller's to parse and decode.  Assert-enabled builds decode
+ * every fast line the slow way too and compare.
+ * ---------------------------------------------------------------------
+ */
+
+static bool line_shape_skip(const char *line, Size len);
+static bool line_shape_want(void);
+static void line_shape_learn_line(const char *line, Size len);
+
+/*
+ * skip_line_generic: the index in keys (add, remove, cdc) of the one
+ * action the line provably is, or -1.
+ */
+static int
+skip_line_generic(const char *line, Size len)
+{
+	const char *p = line;
+	const char *end = line + len;
+	static const char *const keys[] = {"\"add\"", "\"remove\"", "\"cdc\""};
+	int			i;
+
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return -1;
+	p = fl_skip_ws(p + 1, end);
+	for (i = 0; i < lengthof(keys); i++)
+	{
+		size_t		kl = strlen(keys[i]);
+
+		if ((size_t) (end - p) >= kl && memcmp(p, keys[i], kl) == 0)
+			break;
+	}
+	if (i == lengthof(keys))
+		return -1;
+	p += strlen(keys[i]);
+	if (!fl_colon(&p, end) || !fl_skip_value(&p, end, 1))
+		return -1;
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '}')
+		return -1;
+	p = fl_skip_ws(p + 1, end);
+	return p == end ? i : -1;
+}
+
+/*
+ * addline_skip_file_action: see addline.h.  An add line of the current
+ * line shapes (see below), else skip_line_generic (and the shapes are
+ * made from an add line they did not take).  Assert-enabled builds check
+ * a shaped line the generic way too.
+ */
+bool
+addline_skip_file_action(const char *line, Size len)
+{
+	int			kind;
+
+	fl_init();
+	if (line_shape_skip(line, len))
+	{
+		Assert(skip_line_generic(line, len) == 0);
+		return true;
+	}
+	kind = skip_line_generic(line, len);
+	if (kind == 0 && line_shape_want())
+		line_shape_learn_line(line, len);
+	return kind >= 0;
+}
+
+/*
+ * Lines up to this long decode their stats straight into the commit's
+ * string arena (as DeltaArenaStrndup would copy them: blocks of
+ * FAST_ARENA_BLOCK bytes), longer ones into ubuf and then by
+ * DeltaArenaStrndup.
+ */
+#define FAST_ARENA_BLOCK (64 * 1024)
+#define FAST_INPLACE_MAX (FAST_ARENA_BLOCK / 4)
+
+/*
+ * stats_dest: room for a decoded stats string of fewer than need bytes
+ * plus its NUL (need: the rest of the line from the opening quote), also
+ * left in r->stats_at.  In the arena the bytes stay unclaimed (the next
+ * arena copy would overwrite them) until fast_build keeps them.
+ */
+static char *
+stats_dest(AddLineDecoder *r, Size need)
+{
+	DeltaStrArena *a = &r->b.strings;
+
+	if (need + 1 <= FAST_INPLACE_MAX)
+	{
+		if (a->next == NULL || a->left < need + 1)
+			DeltaArenaNewBlock(a, FAST_ARENA_BLOCK);
+		r->stats_at = a->next;
+	}
+	else
+	{
+		if (r->ucap < need + 1)
+		{
+			r->ucap = Max(need + 1, 2 * r->ucap);
+			if (r->ubuf)
+				pfree(r->ubuf);
+			r->ubuf = MemoryContextAllocHuge(r->b.cxt, r->ucap);
+		}
+		r->stats_at = r->ubuf;
+	}
+	return r->stats_at;
+}
+
+/*
+ * What addline_decode takes from an add line before building the action: where
+ * the strings are (in the line, or the stats in the arena / a match) and
+ * where the model line's tokens were (for the line shapes below).
+ */
+typedef struct FastFields
+{
+	const char *stats;			/* decoded text (stats_dest), or NULL */
+	int			stats_len;
+	const char *stats_esc;		/* an escaped match's text, or NULL */
+	bool		stats_null;
+	const char *path;
+	int			path_len;
+	int			npv;
+	const char *pvk[16];
+	int			pvkl[16];
+	const char *pvv[16];		/* NULL: JSON null */
+	int			pvvl[16];
+	/* the generic parse's token positions (line_shape_learn) */
+	const char *stats_start;	/* the stats value's first byte */
+	const char *stats_end;		/* the byte after it */
+	const char *at_size;
+	const char *at_mtime;
+	const char *at_dc;
+	const char *at_dv;
+	const char *at_base;
+	const char *at_drcv;
+	const char *at_pv[16];		/* each partition value's first byte */
+} FastFields;
+
+/*
+ * fast_stats: the "stats" value at *pp (a string or null) into ff: the
+ * prescan's match, an escaped match (r->esc_stats), or the text unescaped
+ * into stats_dest; *pp moves past it.  False: not provable.
+ */
+static bool
+fast_stats(AddLineDecoder *r, const char **pp, const char *end, FastFields *ff)
+{
+	const char *p = *pp;
+	const char *after;
+
+	if (p >= end)
+		return false;
+	ff->stats_start = p;
+	if (r->esc_stats && dc_json_stats_match_escaped(p, end, &after))
+	{
+		ff->stats_esc = p + 1;	/* the text: after the opening quote */
+		p = after;
+	}
+	else if (*p == '"')
+	{
+		/* (8 bytes of slack for the prescan's copies) */
+		char	   *dest = stats_dest(r, end - p + 8);
+
+		if (r->ps != NULL && r->defer &&
+			delta_stats_prescan_string(r->ps, r->ps_index, p, end, NULL,
+									   NULL, &after, r->b.cxt))
+		{
+			/* valid; the text is kept only if some answer is missing */
+			if (delta_stats_prescan_ok(r->ps, r->ps_index))
+				r->deferred = true;
+			else if (!fl_unescape_string(&p, end, dest, &ff->stats_len) ||
+					 p != after)
+				return false;	/* cannot happen: the same string */
+			p = after;
+		}
+		else if (r->ps != NULL && !r->defer &&
+				 delta_stats_prescan_string(r->ps, r->ps_index, p, end,
+											dest, &ff->stats_len, &after,
+											r->b.cxt))
+			p = after;
+		else if (!fl_unescape_string(&p, end, dest, &ff->stats_len))
+			return false;
+		ff->stats = r->deferred ? NULL : r->stats_at;
+	}
+	else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+	{
+		ff->stats_null = true;
+		p += 4;
+	}
+	else
+		return false;
+	ff->stats_end = p;
+	*pp = p;
+	return true;
+}
+
+/*
+ * fast_build: the action from ff (fa's scalar fields already set), its
+ * strings copied to b's arena.
+ */
+static void
+fast_build(AddLineDecoder *r, FastFields *ff, DeltaFileAction *fa)
+{
+	DeltaCommitBuilder *b = &r->b;
+	int			k;
+
+	fa->kind = DELTA_FILE_ADD;
+	fa->version = b->version;
+	fa->tight_bounds = -1;
+	if (ff->stats_esc != NULL)
+	{
+		fa->stats = unconstify(char *, ff->stats_esc);
+		fa->stats_escaped = true;
+	}
+	/* first: the stats may lie unclaimed at the arena's next byte */
+	if (ff->stats != NULL && !ff->stats_null)
+	{
+		if (ff->stats == b->strings.next)
+		{
+			/* decoded in place: keep it (NUL-terminated) */
+			char	   *kept = b->strings.next;
+
+			kept[ff->stats_len] = '\0';
+			b->strings.next += ff->stats_len + 1;
+			b->strings.left -= ff->stats_len + 1;
+			fa->stats = kept;
+		}
+		else
+			fa->stats = DeltaArenaStrndup(&b->strings, ff->stats,
+										  ff->stats_len);
+	}
+	fa->pv.n = ff->npv;
+	if (ff->npv > 0)
+	{
+		fa->pv.keys = MemoryContextAlloc(b->cxt, sizeof(char *) * ff->npv);
+		fa->pv.values = MemoryContextAlloc(b->cxt, sizeof(char *) * ff->npv);
+		for (k = 0; k < ff->npv; k++)
+		{
+			fa->pv.keys[k] = DeltaArenaStrndup(&b->strings, ff->pvk[k],
+											   ff->pvkl[k]);
+			fa->pv.values[k] = ff->pvv[k] ?
+				DeltaArenaStrndup(&b->strings, ff->pvv[k], ff->pvvl[k]) : NULL;
+		}
+	}
+	fa->path = DeltaArenaStrndup(&b->strings, ff->path, ff->path_len);
+}
+
+/*
+ * fast_add_generic: decode one add line of the common shape into *fa and
+ * ff (fast_build makes the action); false (nothing usable in *fa) when
+ * the line is not provably of that shape.
+ */
+static bool
+fast_add_generic(AddLineDecoder *r, const char *line, Size len,
+				 DeltaFileAction *fa, FastFields *ff)
+{
+	const char *p = line;
+	const char *end = line + len;
+	unsigned	seen = 0;
+	bool		closed;
+
+	p = fl_skip_ws(p, end);
+	if (end - p < 7 || memcmp(p, "{\"add\"", 6) != 0)
+		return false;
+	p += 6;
+	if (!fl_colon(&p, end) || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (p < end && *p == '}')
+		return false;			/* no fields: let decode_file complain */
+	for (;;)
+	{
+		const char *key;
+		int			kl;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			return false;
+		if (FL_KEY("path"))
+		{
+			FL_ONCE(1);
+			if (*p != '"' || !fl_plain_string(&p, end, &ff->path,
+											  &ff->path_len) ||
+				ff->path_len == 0)
+				return false;
+		}
+		else if (FL_KEY("partitionValues"))
+		{
+			FL_ONCE(2);
+			if (*p != '{')
+				return false;
+			p = fl_skip_ws(p + 1, end);
+			if (p < end && *p == '}')
+				p++;
+			else
+				for (;;)
+				{
+					int			n = ff->npv;
+
+					if (n == lengthof(ff->pvk))
+						return false;
+					p = fl_skip_ws(p, end);
+					if (p >= end || *p != '"' ||
+						!fl_plain_string(&p, end, &ff->pvk[n], &ff->pvkl[n]) ||
+						!fl_colon(&p, end))
+						return false;
+					ff->at_pv[n] = p;
+					if (*p == '"')
+					{
+						if (!fl_plain_string(&p, end, &ff->pvv[n], &ff->pvvl[n]))
+							return false;
+					}
+					else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+					{
+						ff->pvv[n] = NULL;
+						p += 4;
+					}
+					else
+						return false;
+					ff->npv++;
+					if (!fl_obj_sep(&p, end, &closed))
+						return false;
+					if (closed)
+						break;
+				}
+		}
+		else if (FL_KEY("size"))
+		{
+			FL_ONCE(4);
+			ff->at_size = p;
+			if (!fl_plain_int(&p, end, &fa->size) || fa->size < 0)
+				return false;
+			fa->has_size = true;
+		}
+		else if (FL_KEY("modificationTime"))
+		{
+			FL_ONCE(8);
+			ff->at_mtime = p;
+			if (!fl_plain_int(&p, end, &fa->modification_time))
+				return false;
+			fa->has_modification_time = true;
+		}
+		else if (FL_KEY("dataChange"))
+		{
+			FL_ONCE(16);
+			ff->at_dc = p;
+			if (end - p >= 4 && memcmp(p, "true", 4) == 0)
+			{
+				fa->data_change = true;
+				p += 4;
+			}
+			else if (end - p >= 5 && memcmp(p, "false", 5) == 0)
+			{
+				fa->data_change = false;
+				p += 5;
+			}
+			else
+				return false;
+		}
+		else if (FL_KEY("stats"))
+		{
+			FL_ONCE(32);
+			if (!fast_stats(r, &p, end, ff))
+				return false;
+		}
+		else if (FL_KEY("deletionVector"))
+		{
+			FL_ONCE(64);
+			ff->at_dv = p;
+			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else
+				return false;
+		}
+		else if (FL_KEY("baseRowId") || FL_KEY("defaultRowCommitVersion"))
+		{
+			bool		base = FL_KEY("baseRowId");
+			int64		v;
+
+			FL_ONCE(base ? 128 : 256);
+			if (base)
+				ff->at_base = p;
+			else
+				ff->at_drcv = p;
+			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else
+			{
+				if (!fl_plain_int(&p, end, &v))
+					return false;
+				if (base)
+				{
+					fa->has_base_row_id = true;
+					fa->base_row_id = v;
+				}
+				else
+				{
+					fa->has_default_row_commit_version = true;
+					fa->default_row_commit_version = v;
+				}
+			}
+		}
+		else if (FL_KEY("tags"))
+		{
+			FL_ONCE(512);
+			if (!fl_skip_flat_strings(&p, end) && !fl_skip_value(&p, end, 2))
+				return false;
+		}
+		else
+		{
+			/* a key decode_file does not read: only validated */
+			if (!fl_skip_value(&p, end, 2))
+				return false;
+		}
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+			break;
+	}
+	if (!fl_line_closes(p, end) || (seen & 31) != 31)
+		return false;			/* trailing data, or a required field missing */
+	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * Line shapes of add lines
+ *
+ * A writer repeats one add line layout thousands of times: the same keys
+ * in the same order, other values.  The part of the line before the stats
+ * value and the part after it are each a JsShape (src/format/jshape.h)
+ * made from a model line fast_add_generic decoded; a line whose two parts
+ * match them (and whose stats value fast_stats takes, as in the generic
+ * parse) has the model's keys in the model's order, none twice, and a
+ * value of the same kind in each place, so it is decoded from the slots:
+ * each slot has the role the model's token had (path, size, a partition
+ * value, ...), and a role's checks are those of the generic parse (a
+ * plain integer for size, a boolean for dataChange, null for
+ * deletionVector, ...).  A slot of no role (a tag, a key decode_file does
+ * not read) is only validated, by the match.  Any line that does not
+ * match, or whose slot fails its role's check, goes the generic way; the
+ * shapes are remade from such a line (after each of the first few misses
+ * in a row, then every 64th).  They live for the backend in their own
+ * small context.  Assert-enabled builds check every decoded line against
+ * the parse tree (addline_assert_matches_tree).
+ * ---------------------------------------------------------------------
+ */
+typedef enum LineRole
+{
+	LR_OTHER = 0,
+	LR_PATH,
+	LR_SIZE,
+	LR_MTIME,
+	LR_DC,
+	LR_DV,
+	LR_BASE,
+	LR_DRCV,
+	LR_PV						/* + the partition value's index */
+} LineRole;
+
+typedef struct LineShapes
+{
+	MemoryContext cxt;			/* owns everything below */
+	JsShape		pre;			/* the line up to the stats value */
+	JsShape		post;			/* the line after it */
+	JsSlot	   *pre_slots;
+	JsSlot	   *post_slots;
+	/* the slots with a role (LineRole, LR_PV + i): index and role */
+	int			npre_roles;
+	int		   *pre_at;
+	uint8	   *pre_role;
+	int			npost_roles;
+	int		   *post_at;
+	uint8	   *post_role;
+	int			npv;
+	char	  **pvk;			/* the model's partition keys */
+	int		   *pvkl;
+} LineShapes;
+
+#define LINE_SHAPE_EAGER_MISSES 4
+#define LINE_SHAPE_RETRY_EVERY 64
+
+static LineShapes *line_shapes = NULL;
+static int	line_shape_misses = 0;	/* lines in a row not matched */
+
+/* the role of the token at t of the model line (ff: its generic parse) */
+static uint8
+line_role(const FastFields *ff, const char *t)
+{
+	int			k;
+
+	if (t == ff->path)
+		return LR_PATH;
+	if (t == ff->at_size)
+		return LR_SIZE;
+	if (t == ff->at_mtime)
+		return LR_MTIME;
+	if (t == ff->at_dc)
+		return LR_DC;
+	if (t == ff->at_dv)
+		return LR_DV;
+	if (t == ff->at_base)
+		return LR_BASE;
+	if (t == ff->at_drcv)
+		return LR_DRCV;
+	for (k = 0; k < ff->npv; k++)
+		if (t == (ff->pvv[k] != NULL ? ff->pvv[k] : ff->at_pv[k]))
+			return LR_PV + k;
+	return LR_OTHER;
+}
+
+/*
+ * line_shape_part: build *shape of model[0 .. len) and the role of each of
+ * its slots (model tokens located through ff); false when it cannot be
+ * shaped.  In CurrentMemoryContext (the shapes' context).
+ */
+static bool
+line_shape_part(JsShape *shape, JsSlot **slots, int *nroles, int **at,
+				uint8 **roles, const char *model, size_t len,
+				const FastFields *ff)
+{
+	FmtAllocator alloc = dc_fmt_allocator(CurrentMemoryContext);
+	size_t		consumed;
+	int			i;
+
+	if (!js_build(shape, model, len, JS_PLAIN, &alloc))
+		return false;
+	*slots = palloc(sizeof(JsSlot) * Max(shape->nslots, 1));
+	*at = palloc(sizeof(int) * Max(shape->nslots, 1));
+	*roles = palloc(sizeof(uint8) * Max(shape->nslots, 1));
+	*nroles = 0;
+	if (!js_match(shape, model, model + len, *slots, &consumed, NULL, NULL) ||
+		consumed != len)
+		return false;
+	for (i = 0; i < shape->nslots; i++)
+	{
+		/* (a string slot's token is its content, as ff's pointers) */
+		uint8		role = line_role(ff, model + (*slots)[i].off);
+
+		if (role != LR_OTHER)
+		{
+			(*at)[*nroles] = i;
+			(*roles)[*nroles] = role;
+			(*nroles)++;
+		}
+	}
+	return true;
+}
+
+/*
+ * line_roles_complete: every field the model line's generic parse found
+ * (ff) is the role of exactly one slot of ls, so that a shaped line
+ * decodes each of them from its own token.
+ */
+static bool
+line_roles_complete(const LineShapes *ls, const FastFields *ff)
+{
+	int			count[LR_PV + lengthof(ff->pvk)];
+	int			want[LR_PV + lengthof(ff->pvk)];
+	int			i;
+
+	memset(count, 0, sizeof(count));
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < ls->npre_roles; i++)
+		count[ls->pre_role[i]]++;
+	for (i = 0; i < ls->npost_roles; i++)
+		count[ls->post_role[i]]++;
+	want[LR_PATH] = 1;
+	want[LR_SIZE] = 1;
+	want[LR_MTIME] = 1;
+	want[LR_DC] = 1;
+	want[LR_DV] = ff->at_dv != NULL;
+	want[LR_BASE] = ff->at_base != NULL;
+	want[LR_DRCV] = ff->at_drcv != NULL;
+	for (i = 0; i < ff->npv; i++)
+		want[LR_PV + i] = 1;
+	return memcmp(count, want, sizeof(count)) == 0;
+}
+
+/*
+ * line_shape_want: count a line the shapes did not take; true when the
+ * shapes are to be made again from it (the first few misses in a row,
+ * then every LINE_SHAPE_RETRY_EVERY-th).
+ */
+static bool
+line_shape_want(void)
+{
+	line_shape_misses++;
+	return line_shape_misses <= LINE_SHAPE_EAGER_MISSES ||
+		line_shape_misses % LINE_SHAPE_RETRY_EVERY == 0;
+}
+
+/*
+ * line_shape_learn: make the line shapes from a line fast_add_generic
+ * just decoded into ff (the current ones stay when it cannot be shaped).
+ */
+static void
+line_shape_learn(const char *line, Size len, const FastFields *ff)
+{
+	LineShapes *ls = line_shapes;
+	MemoryContext cxt;
+	MemoryContext old;
+	LineShapes *fresh;
+	bool		ok = false;
+	int			k;
+
+	if (ff->stats_start == NULL)
+		return;
+	/* (made under the current context, which an ERROR leaves it to) */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc add line shapes",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	fresh = palloc0(sizeof(LineShapes));
+	fresh->cxt = cxt;
+	if (line_shape_part(&fresh->pre, &fresh->pre_slots, &fresh->npre_roles,
+						&fresh->pre_at, &fresh->pre_role,
+						line, ff->stats_start - line, ff) &&
+		line_shape_part(&fresh->post, &fresh->post_slots, &fresh->npost_roles,
+						&fresh->post_at, &fresh->post_role,
+						ff->stats_end, (line + len) - ff->stats_end, ff))
+	{
+		fresh->npv = ff->npv;
+		fresh->pvk = palloc(sizeof(char *) * Max(ff->npv, 1));
+		fresh->pvkl = palloc(sizeof(int) * Max(ff->npv, 1));
+		for (k = 0; k < ff->npv; k++)
+		{
+			fresh->pvk[k] = pnstrdup(ff->pvk[k], ff->pvkl[k]);
+			fresh->pvkl[k] = ff->pvkl[k];
+		}
+		ok = line_roles_complete(fresh, ff);
+	}
+	MemoryContextSwitchTo(old);
+	if (!ok)
+	{
+		MemoryContextDelete(cxt);
+		return;
+	}
+	MemoryContextSetParent(cxt, TopMemoryContext);
+	if (ls != NULL)
+		MemoryContextDelete(ls->cxt);
+	line_shapes = fresh;
+}
+
+/*
+ * line_slot_int: the number token t[0 .. len) (valid JSON, a slot's) as
+ * fl_plain_int takes it: an integer of at most 18 digits without fraction
+ * or exponent (JSON's grammar already refuses leading zeros).
+ */
+static inline bool
+line_slot_int(const char *t, size_t len, int64 *out)
+{
+	bool		neg = (*t == '-');
+	size_t		i = neg ? 1 : 0;
+	int64		v = 0;
+
+	if (len - i > 18)
+		return false;
+	for (; i < len; i++)
+	{
+		unsigned	d = (unsigned char) t[i] - '0';
+
+		if (d > 9)
+			return false;		/* a fraction or an exponent */
+		v = v * 10 + d;
+	}
+	*out = neg ? -v : v;
+	return true;
+}
+
+/*
+ * line_slots_take: the roles' values of a matched part (text: its start)
+ * into fa and ff; false when a slot fails its role's check.
+ */
+static bool
+line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
+				const int *at, const uint8 *roles, const char *text,
+				DeltaFileAction *fa, FastFields *ff)
+{
+	int			i;
+
+	for (i = 0; i < nroles; i++)
+	{
+		const JsSlot *sl = &slots[at[i]];
+		const char *t = text + sl->off;
+		int64		v;
+
+		switch (roles[i])
+		{
+			case LR_PATH:
+				if (sl->kind != JS_SLOT_STRING || sl->len == 0)
+					return false;
+				ff->path = t;
+				ff->path_len = (int) sl->len;
+				break;
+			case LR_SIZE:
+			case LR_MTIME:
+			case LR_BASE:
+			case LR_DRCV:
+				if (sl->kind == JS_SLOT_NULL &&
+					(roles[i] == LR_BASE || roles[i] == LR_DRCV))
+					break;
+				if (sl->kind != JS_SLOT_NUMBER ||
+					!line_slot_int(t, sl->len, &v))
+					return false;
+				if (roles[i] == LR_SIZE)
+				{
+					if (v < 0)
+						return false;
+					fa->size = v;
+					fa->has_size = true;
+				}
+				else if (roles[i] == LR_MTIME)
+				{
+					fa->modification_time = v;
+					fa->has_modification_time = true;
+				}
+				else if (roles[i] == LR_BASE)
+				{
+					fa->base_row_id = v;
+					fa->has_base_row_id = true;
+				}
+				else
+				{
+					fa->default_row_commit_version = v;
+					fa->has_default_row_commit_version = true;
+				}
+				break;
+			case LR_DC:
+				if (sl->kind != JS_SLOT_TRUE && sl->kind != JS_SLOT_FALSE)
+					return false;
+				fa->data_change = sl->kind == JS_SLOT_TRUE;
+				break;
+			case LR_DV:
+				if (sl->kind != JS_SLOT_NULL)
+					return false;
+				break;
+			default:
+				{
+					int			k = roles[i] - LR_PV;
+
+					Assert(k < ls->npv);
+					if (sl->kind == JS_SLOT_STRING)
+					{
+						ff->pvv[k] = t;
+						ff->pvvl[k] = (int) sl->len;
+					}
+					else if (sl->kind == JS_SLOT_NULL)
+						ff->pvv[k] = NULL;
+					else
+						return false;
+				}
+				break;
+		}
+	}
+	return true;
+}
+
+/*
+ * line_shape_match: true when the line is one of the current line shapes
+ * with a valid stats value: then it is provably exactly one add action of
+ * the subset.  fa / ff not NULL: also every slot passes its role's check,
+ * and *fa / *ff hold the line's scalar fields, where its path and
+ * partition values are, and (r not NULL) its stats value as fast_stats
+ * takes it (the line is then one addline_decode decodes); r NULL: the
+ * stats string is only validated (fl_skip_string, which also takes \u
+ * escapes the decoder leaves to the general path).
+ */
+static bool
+line_shape_match(AddLineDecoder *r, const char *line, Size len,
+				 DeltaFileAction *fa, FastFields *ff)
+{
+	LineShapes *ls = line_shapes;
+	const char *end = line + len;
+	const char *p;
+	size_t		consumed;
+	int			k;
+
+	if (ls == NULL ||
+		!js_match(&ls->pre, line, end, ls->pre_slots, &consumed, NULL, NULL))
+		return false;
+	p = line + consumed;
+	if (fa != NULL)
+	{
+		ff->npv = ls->npv;
+		for (k = 0; k < ls->npv; k++)
+		{
+			ff->pvk[k] = ls->pvk[k];
+			ff->pvkl[k] = ls->pvkl[k];
+		}
+		if (!line_slots_take(ls, ls->pre_slots, ls->npre_roles, ls->pre_at,
+							 ls->pre_role, line, fa, ff))
+			return false;
+	}
+	if (r != NULL)
+	{
+		if (!fast_stats(r, &p, end, ff))
+			return false;
+	}
+	else if (p < end && *p == '"')
+	{
+		if (!fl_skip_string(&p, end))
+			return false;
+	}
+	else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+		p += 4;
+	else
+		return false;
+	if (!js_match(&ls->post, p, end, ls->post_slots, &consumed, NULL, NULL) ||
+		consumed != (size_t) (end - p) ||
+		(fa != NULL &&
+		 !line_slots_take(ls, ls->post_slots, ls->npost_roles, ls->post_at,
+						  ls->post_role, p, fa, ff)))
+		return false;
+	line_shape_misses = 0;
+	return true;
+}
+
+/*
+ * addline_decode: see addline.h.  A line of the current line shapes is
+ * decoded from their slots, any other by fast_add_generic (and the shapes
+ * remade from it).
+ */
+bool
+addline_decode(AddLineDecoder *r, const char *line, Size len,
+			   DeltaFileAction *fa)
+{
+	FastFields	ff;
+
+	memset(fa, 0, sizeof(*fa));
+	memset(&ff, 0, sizeof(ff));
+	if (line_shape_match(r, line, len, fa, &ff))
+	{
+		fast_build(r, &ff, fa);
+		return true;
+	}
+	/* (a declined shaped try may have set fields: start again) */
+	memset(fa, 0, sizeof(*fa));
+	memset(&ff, 0, sizeof(ff));
+	r->deferred = false;
+	if (!fast_add_generic(r, line, len, fa, &ff))
+		return false;
+	if (line_shape_want())
+		line_shape_learn(line, len, &ff);
+	fast_build(r, &ff, fa);
+	return true;
+}
+
+/*
+ * line_shape_match when only the proof is wanted (a line to skip: its
+ * fields are not checked, as skip_line_generic does not check them)
+ */
+static bool
+line_shape_skip(const char *line, Size len)
+{
+	return line_shape_match(NULL, line, len, NULL, NULL);
+}
+
+/*
+ * addline_shaped_key: see addline.h.
+ */
+bool
+addline_shaped_key(const char *line, Size len, const char **path,
+							int *path_len, int64 *size)
+{
+	DeltaFileAction fa;
+	FastFields	ff;
+
+	/* (only what is read below; the roles write the rest) */
+	fa.has_size = false;
+	fa.size = 0;
+	ff.path = NULL;
+	ff.path_len = 0;
+	if (!line_shape_match(NULL, line, len, &fa, &ff))
+		return false;
+	Assert(fa.has_size && ff.path != NULL);
+	*path = ff.path;
+	*path_len = ff.path_len;
+	*size = fa.size;
+	return true;
+}
+
+/*
+ * addline_shape_miss: see addline.h.
+ */
+void
+addline_shape_miss(const char *line, Size len)
+{
+	if (line_shape_want())
+		line_shape_learn_line(line, len);
+}
+
+/*
+ * line_shape_learn_line: make the line shapes from an add line read only
+ * to be skipped (a generic decode in a scratch context, thrown away).
+ */
+static void
+line_shape_learn_line(const char *line, Size len)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc add line model",
+											  ALLOCSET_SMALL_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	AddLineDecoder r;
+	FastFields	ff;
+	DeltaFileAction fa;
+
+	memset(&r, 0, sizeof(r));
+	memset(&ff, 0, sizeof(ff));
+	memset(&fa, 0, sizeof(fa));
+	DeltaCommitBuilderInit(&r.b, 0);
+	if (fast_add_generic(&r, line, len, &fa, &ff))
+		line_shape_learn(line, len, &ff);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * addline_assert_matches_tree: see addline.h.
+ */
+void
+addline_assert_matches_tree(const char *line, Size len, const DeltaFileAction *fa,
+						 bool deferred)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc fast add check",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DeltaCommitBuilder b;
+	DjValue		v;
+	DeltaFileAction t;
+	const char *diff;
+
+	v = DeltaLogParseLine(line, len);
+	DeltaCommitBuilderInit(&b, fa->version);
+	b.mode = DELTA_DECODE_ROW;
+	DeltaDecodeAction(&b, &v);
+	if (b.n_files != 1)
+		elog(ERROR, "fast add line decoding: %d file actions in the line", b.n_files);
+	t = b.files[0];
+	/* an escaped match: its text unescaped is the file's */
+	if (fa->stats_escaped)
+	{
+		DeltaFileAction *copy = palloc(sizeof(DeltaFileAction));
+
+		*copy = *fa;
+		copy->stats = dc_json_stats_escaped_text(fa->stats);
+		copy->stats_escaped = false;
+		fa = copy;
+	}
+	/* a text not kept: the file has one (commit_cache_stats_text reads it) */
+	if (deferred)
+	{
+		if (t.stats == NULL || fa->stats != NULL)
+			elog(ERROR, "fast add line decoding: statistics text not kept wrongly");
+		t.stats = NULL;
+	}
+	diff = DeltaFileActionDiff(&t, fa);
+	if (diff != NULL)
+		elog(ERROR, "fast add line decoding differs from the parse tree in %s", diff);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+#endif
+
+/*
+ * addline_decode_row: see addline.h.  addline_decode with no prescan and
+ * nothing deferred, on a decoder borrowing b (its state is given back
+ * whatever the outcome: a declined line may have moved nothing but the
+ * arena's unclaimed bytes).
+ */
+bool
+addline_decode_row(DeltaCommitBuilder *b, const char *line, Size len,
+				   DeltaFileAction *fa, bool esc_stats)
+{
+	AddLineDecoder r;
+	bool		ok;
+
+	Assert(b->mode == DELTA_DECODE_ROW);
+	fl_init();
+	memset(&r, 0, sizeof(r));
+	r.b = *b;
+	r.esc_stats = esc_stats;
+	ok = addline_decode(&r, line, len, fa);
+	*b = r.b;
+	if (r.ubuf)
+		pfree(r.ubuf);
+#ifdef USE_ASSERT_CHECKING
+	if (ok)
+		addline_assert_matches_tree(line, len, fa, false);
+#endif
+	return ok;
+}
+

@@ -1,0 +1,97 @@
+/*-------------------------------------------------------------------------
+ *
+ * addline.h
+ *	  Add lines of a Delta log decoded without a parse tree.
+ *
+ * A writer's add lines are decoded straight from the text when they are
+ * provably what DeltaDecodeAction (DELTA_DECODE_ROW) would decode without
+ * an error (the subset and its proofs are described in addline.c); any
+ * other line is for the caller to parse and decode as usual.  Lines of a
+ * layout the writer repeats are matched against the line shapes made from
+ * an earlier one (kept for the backend in their own small context);
+ * assert-enabled builds compare every decoded line with the parse tree.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/snapshot/addline.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_ADDLINE_H
+#define DELTACC_ADDLINE_H
+
+#include "log/actions.h"
+#include "stats/stats.h"
+
+/*
+ * The state of decoding the add lines of one commit (or one line).  The
+ * caller sets b (DeltaCommitBuilderInit, DELTA_DECODE_ROW), and optionally
+ * ps / ps_index / defer / esc_stats; addline_decode sets deferred.  Strings
+ * go to b's arena; ubuf (a buffer for very long statistics texts, in
+ * b.cxt) is the caller's to pfree when done.
+ */
+typedef struct AddLineDecoder
+{
+	DeltaCommitBuilder b;
+	DeltaStatsPrescan *ps;		/* NULL: no prescan */
+	int			ps_index;		/* the prescan entry of this line */
+	bool		defer;			/* a text the prescan answered is not kept */
+	bool		deferred;		/* out: this line's text was not kept */
+	bool		esc_stats;		/* a stats string the current statistics
+								 * layout matches is not unescaped: fa->stats
+								 * is that match (fa->stats_escaped) */
+	char	   *ubuf;			/* decoded stats of very long lines */
+	Size		ucap;
+	char	   *stats_at;		/* where the stats text was put */
+} AddLineDecoder;
+
+/*
+ * Decode line[0..len) into *fa when it is an add line of the subset; false
+ * (nothing usable in *fa; b's arena may have unclaimed bytes moved) for
+ * any other line.
+ */
+extern bool addline_decode(AddLineDecoder *d, const char *line, Size len,
+						   DeltaFileAction *fa);
+
+/*
+ * addline_decode on a decoder borrowing b (DELTA_DECODE_ROW), with no
+ * prescan: strings go to b's arena, b's state is given back.  esc_stats as
+ * in AddLineDecoder (fa->stats then points into line).
+ */
+extern bool addline_decode_row(DeltaCommitBuilder *b, const char *line,
+							   Size len, DeltaFileAction *fa, bool esc_stats);
+
+/*
+ * True when line[0..len) is provably exactly one add, remove or cdc action
+ * of the subset (its fields are not checked): a reader of table-level
+ * actions may skip it.
+ */
+extern bool addline_skip_file_action(const char *line, Size len);
+
+/*
+ * addline_shaped_key: when line[0..len) is an add line of the current line
+ * shapes whose every field passes the decoder's checks and whose stats
+ * value is a valid string of the subset (or null), its path (*path_len
+ * bytes inside line: a shape's string holds no escape) and size, and true;
+ * the statistics are validated, not decoded.  False: not provable this way.
+ * addline_shape_miss: an add line the shapes did not take, which a caller
+ * decoded another way; the shapes may be made from it.  Neither allocates
+ * in the caller's context.
+ */
+extern bool addline_shaped_key(const char *line, Size len, const char **path,
+							   int *path_len, int64 *size);
+extern void addline_shape_miss(const char *line, Size len);
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * Decode the line the slow way and compare with *fa field by field (an
+ * escaped statistics match compared unescaped; deferred: the text was not
+ * kept); ERROR on any difference.
+ */
+extern void addline_assert_matches_tree(const char *line, Size len,
+										const DeltaFileAction *fa,
+										bool deferred);
+#endif
+
+#endif							/* DELTACC_ADDLINE_H */

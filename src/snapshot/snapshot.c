@@ -1,0 +1,1138 @@
+/*-------------------------------------------------------------------------
+ *
+ * snapshot.c
+ *	  Log replay: the live files, metadata, protocol, txns and domains of a
+ *	  Delta table at one version (see snapshot.h for the rules).
+ *
+ * Replay decodes (and so validates) every action, but keeps of each add
+ * only its key, its size and where its line is (commit version, byte
+ * offset, length, line number): a LiveKey of about 60 bytes plus the path.
+ * Live keys sit in a simplehash keyed by (path, DV unique id).  An eager
+ * snapshot then decodes the live adds again, in key order, by reading
+ * their lines with pread; a lazy one does that one file at a time for its
+ * caller, so snapshot_files over a million files never holds them all.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/snapshot/snapshot.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/memutils.h"
+
+#include "common/json_util.h"
+#include "log/actions.h"
+#include "log/fastline.h"
+#include "log/log_reader.h"
+#include "snapshot/addline.h"
+#include "snapshot/checkpoint.h"
+#include "snapshot/commit_cache.h"
+#include "snapshot/snapshot.h"
+
+/*
+ * A live file during replay: its key, size and where its add is.  fa is set
+ * when the add is already decoded in memory (checkpoint state); otherwise
+ * the add is line line_no of the commit file of version sources[source].
+ */
+typedef struct LiveKey
+{
+	const char *path;
+	const char *dv_uid;			/* NULL without a DV */
+	DeltaFileAction *fa;
+	int64		offset;
+	int64		size;
+	int32		len;
+	int32		line_no;
+	int32		source;
+	bool		has_size;
+	bool		live;			/* false once removed */
+} LiveKey;
+
+/*
+ * Re-reading the add lines of a lazy snapshot (lazy_window_line).  Keys
+ * come in path order, which in many logs interleaves a few sequential runs
+ * of lines: commit files whose paths alternate, or one commit written as
+ * several sorted runs (part-00000..part-99999 and again).  Each run gets a
+ * read-ahead window of its own, found again by proximity (the next line
+ * starts at most LAZY_SEQ_GAP bytes past the run's last one), doubling from
+ * LAZY_WINDOW_MIN to LAZY_WINDOW bytes while the run goes on; a line that
+ * continues no run reads just itself into the least recently used window.
+ * A commit file of at most LAZY_WINDOW bytes is read whole into one window
+ * instead (small commits whose paths interleave are then read once each).
+ * Memory: LAZY_WINDOWS * LAZY_WINDOW bytes (a longer line gets a buffer of
+ * its own size until the window is reused).  The commit files stay open in
+ * a cache of LAZY_FILES virtual files, least recently used closed first.
+ */
+#define LAZY_WINDOWS 16
+#define LAZY_WINDOW (256 * 1024)
+#define LAZY_WINDOW_MIN (64 * 1024)
+#define LAZY_SEQ_GAP 4096
+#define LAZY_FILES 32
+#define LAZY_NAME_LEN 48		/* "_delta_log/" + 20 digits + ".json" */
+
+typedef struct LazyWindow
+{
+	int32		source;			/* commit (index in sources), -1: none */
+	char		name[LAZY_NAME_LEN];	/* its file name */
+	char	   *buf;			/* bytes [start, start + len) of the file */
+	Size		cap;
+	int64		start;
+	Size		len;
+	Size		want;			/* read-ahead size of the run */
+	int64		last_end;		/* end of the line served last */
+	uint64		used;			/* LRU clock */
+} LazyWindow;
+
+typedef struct LazyFile
+{
+	int32		source;			/* commit (index in sources), -1: none */
+	File		file;			/* a virtual file: transaction abort leaves
+								 * it open, lazy_close_cb closes it */
+	int64		size;			/* its size when opened */
+	uint64		used;			/* LRU clock */
+} LazyFile;
+
+struct DeltaSnapshotLazy
+{
+	DeltaLog   *log;
+	LiveKey   **keys;			/* sorted by (path, dv_uid) */
+	int64	   *sources;		/* commit versions, by source index */
+	int			n_sources;
+	DcArena    *arena;			/* parse trees of re-read lines */
+	MemoryContext arena_owner;	/* the snapshot context */
+	uint64		clock;			/* LRU clock of windows and files */
+	LazyWindow	windows[LAZY_WINDOWS];
+	LazyFile	files[LAZY_FILES];
+	DeltaCkptCursor *ckpt_cursor;	/* checkpoint files (fa != NULL) are
+									 * keys only: decode them with this */
+	MemoryContextCallback close_cb;
+};
+
+/* Hash of a (path, DV unique id) key. */
+static inline uint32
+live_key_hash(const LiveKey *k)
+{
+	uint32		h = hash_bytes((const unsigned char *) k->path,
+							   (int) strlen(k->path));
+
+	if (k->dv_uid != NULL)
+		h = hash_combine(h, hash_bytes((const unsigned char *) k->dv_uid,
+									   (int) strlen(k->dv_uid)));
+	return h;
+}
+
+/* Equality of (path, DV unique id) keys. */
+static inline bool
+live_key_equal(const LiveKey *a, const LiveKey *b)
+{
+	if (strcmp(a->path, b->path) != 0)
+		return false;
+	if (a->dv_uid == NULL || b->dv_uid == NULL)
+		return a->dv_uid == b->dv_uid;
+	return strcmp(a->dv_uid, b->dv_uid) == 0;
+}
+
+typedef struct LiveFileEntry
+{
+	LiveKey    *key;
+	uint32		hash;
+	char		status;
+} LiveFileEntry;
+
+#define SH_PREFIX livefiles
+#define SH_ELEMENT_TYPE LiveFileEntry
+#define SH_KEY_TYPE LiveKey *
+#define SH_KEY key
+#define SH_HASH_KEY(tb, key) live_key_hash(key)
+#define SH_EQUAL(tb, a, b) live_key_equal(a, b)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) a->hash
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/* Order of live keys: path, then DV unique id with "no DV" first. */
+static int
+live_key_compare(const LiveKey *a, const LiveKey *b)
+{
+	int			c = strcmp(a->path, b->path);
+
+	if (c != 0)
+		return c;
+	if (a->dv_uid == NULL || b->dv_uid == NULL)
+		return (a->dv_uid != NULL) - (b->dv_uid != NULL);
+	return strcmp(a->dv_uid, b->dv_uid);
+}
+
+/*
+ * qsort comparator over LiveKey pointers.  Sorting a million-file snapshot
+ * takes a while, so it checks for interrupts every 64k comparisons:
+ * pg_qsort holds no resources, an ERROR may leave it.
+ */
+static int
+cmp_live_key_ptr(const void *a, const void *b)
+{
+	static uint32 ncalls = 0;
+
+	if ((++ncalls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return live_key_compare(*(LiveKey *const *) a, *(LiveKey *const *) b);
+}
+
+/*
+ * Order of file actions: path (strcmp), then DV unique id with "no DV"
+ * first.
+ */
+int
+DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b)
+{
+	int			c = strcmp(a->path, b->path);
+
+	if (c != 0)
+		return c;
+	if (a->dv == NULL || b->dv == NULL)
+		return (a->dv != NULL) - (b->dv != NULL);
+	return strcmp(a->dv->unique_id, b->dv->unique_id);
+}
+
+/*
+ * Where reading from_version..to_version starts (see snapshot.h).  This is
+ * the one place where checkpoint state enters replay.
+ */
+DeltaCommit *
+DeltaLogStartingState(DeltaLog *log, int64 from_version, int64 to_version,
+					  int64 *first_json)
+{
+	return DeltaLogStartingStateExt(log, from_version, to_version, first_json,
+									false);
+}
+
+/* Same, possibly with a keys-only checkpoint state (see snapshot.h). */
+DeltaCommit *
+DeltaLogStartingStateExt(DeltaLog *log, int64 from_version, int64 to_version,
+						 int64 *first_json, bool keys_only)
+{
+	DeltaCommit *state;
+
+	if (log->first_version >= 0 && from_version >= log->first_version)
+	{
+		*first_json = from_version;
+		return NULL;
+	}
+	state = DeltaCheckpointReadExt(log, to_version, keys_only);
+	if (state != NULL && state->version <= to_version &&
+		(state->version + 1 >= log->first_version ||
+		 state->version == to_version))
+	{
+		*first_json = state->version + 1;
+		return state;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			errmsg("checkpoint needed to read version " INT64_FORMAT " of Delta table \"%s\"",
+				   to_version, log->table_path),
+			log->first_version >= 0 ?
+			errdetail("The JSON commits before version " INT64_FORMAT
+					  " have been removed from the log.", log->first_version) :
+			errdetail("The log holds no JSON commit files."),
+			errhint("No usable checkpoint at or before version " INT64_FORMAT " was found.",
+					to_version));
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * Reader features whose effect on reading the log deltacc knows.  A
+ * feature not listed here may change what the log means (e.g. commits kept
+ * outside _delta_log), so reading such a table is refused rather than
+ * guessed.
+ */
+static const char *const known_reader_features[] = {
+	"columnMapping",
+	"deletionVectors",
+	"timestampNtz",
+	"v2Checkpoint",
+	"vacuumProtocolCheck",
+	"typeWidening",
+	"typeWidening-preview",
+	"variantType",
+	"variantType-preview",
+	"variantShredding-preview",
+	NULL
+};
+
+/* Refuse protocols deltacc cannot interpret (see snapshot.h). */
+void
+DeltaProtocolCheckReadable(const DeltaProtocol *protocol)
+{
+	int			i;
+	int			k;
+
+	if (protocol->min_reader_version > 3)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("Delta table requires reader version %d",
+					   protocol->min_reader_version),
+				errdetail("Only reader versions up to 3 are supported."));
+	if (protocol->min_reader_version < 3)
+		return;
+	for (i = 0; i < protocol->n_reader_features; i++)
+	{
+		for (k = 0; known_reader_features[k] != NULL; k++)
+			if (strcmp(protocol->reader_features[i], known_reader_features[k]) == 0)
+				break;
+		if (known_reader_features[k] == NULL)
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("Delta table requires unsupported reader feature \"%s\"",
+						   protocol->reader_features[i]));
+	}
+}
+
+/* Replay state. */
+typedef struct ReplayState
+{
+	livefiles_hash *live;
+	LiveKey   **order;			/* every key made, in log order (dead ones
+								 * too) */
+	int64		n_order;
+	int64		cap_order;
+	DeltaStrArena strings;		/* key strings (snapshot context) */
+	DeltaCommitBuilder meta;	/* metaData, protocol, txn, domains (snapshot
+								 * context) */
+	int32		source;			/* index of the commit being replayed */
+	int64		version;
+	MemoryContext cxt;			/* snapshot context */
+	char	   *fbuf;			/* fl_file_key's strings (snapshot context) */
+	Size		fbuf_cap;
+} ReplayState;
+
+/* Apply one add or remove to the live set. */
+static void
+replay_file(ReplayState *rs, DeltaFileAction *fa, bool in_memory,
+			int64 offset, int32 len, int64 line_no)
+{
+	LiveKey		probe;
+	LiveFileEntry *e;
+	bool		found;
+
+	probe.path = fa->path;
+	probe.dv_uid = fa->dv ? fa->dv->unique_id : NULL;
+	if (fa->kind == DELTA_FILE_REMOVE)
+	{
+		e = livefiles_lookup(rs->live, &probe);
+		if (e != NULL)
+		{
+			e->key->live = false;
+			livefiles_delete_item(rs->live, e);
+		}
+		return;
+	}
+	if (fa->kind != DELTA_FILE_ADD)
+		return;
+	e = livefiles_insert(rs->live, &probe, &found);
+	if (!found)
+	{
+		LiveKey    *k = MemoryContextAlloc(rs->cxt, sizeof(LiveKey));
+
+		if (in_memory)
+		{
+			k->path = fa->path;
+			k->dv_uid = probe.dv_uid;
+		}
+		else
+		{
+			k->path = DeltaArenaStrndup(&rs->strings, fa->path, strlen(fa->path));
+			k->dv_uid = probe.dv_uid ?
+				DeltaArenaStrndup(&rs->strings, probe.dv_uid, strlen(probe.dv_uid)) : NULL;
+		}
+		k->live = true;
+		e->key = k;
+		if (rs->n_order == rs->cap_order)
+		{
+			rs->cap_order = rs->cap_order == 0 ? 1024 : rs->cap_order * 2;
+			rs->order = rs->order == NULL ?
+				MemoryContextAllocHuge(rs->cxt, sizeof(LiveKey *) * rs->cap_order) :
+				repalloc_huge(rs->order, sizeof(LiveKey *) * rs->cap_order);
+		}
+		rs->order[rs->n_order++] = k;
+	}
+	/* the newer add replaces an older one of the same key */
+	e->key->fa = in_memory ? fa : NULL;
+	e->key->offset = offset;
+	e->key->len = len;
+	e->key->line_no = (int32) Min(line_no, PG_INT32_MAX);
+	e->key->source = rs->source;
+	e->key->has_size = fa->has_size;
+	e->key->size = fa->size;
+}
+
+/*
+ * DeltaLogScanActionFileTry callback of replay for the lines
+ * replay_fast_line declines: decode the line (which validates it); file
+ * actions go to the live set, everything else but commitInfo is decoded
+ * again into the long-lived builder.
+ */
+static void
+replay_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
+			   int64 line_no)
+{
+	ReplayState *rs = (ReplayState *) arg;
+	DeltaCommitBuilder scratch;
+	int			i;
+
+	DeltaCommitBuilderInit(&scratch, rs->version);	/* line context */
+	scratch.mode = DELTA_DECODE_KEYS;
+	DeltaDecodeAction(&scratch, action);
+	for (i = 0; i < scratch.n_files; i++)
+		replay_file(rs, &scratch.files[i], false, offset, len, line_no);
+	if (scratch.metadata || scratch.protocol || scratch.n_txns > 0 ||
+		scratch.n_domains > 0)
+	{
+		/* the builder allocates what it keeps in its own (snapshot) context */
+		DeltaDecodeAction(&rs->meta, action);
+		rs->meta.n_files = 0;	/* files were handled above */
+		rs->meta.commit_info = NULL;
+	}
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * check_fast_key: decode the line the full way (djson, DeltaDecodeAction in
+ * DELTA_DECODE_KEYS mode) and compare with what replay_fast_line made of it;
+ * ERROR on any difference (assert-enabled builds).  Memory in a temporary
+ * context.
+ */
+static void
+check_fast_key(ReplayState *rs, const char *line, Size len,
+			   const DeltaFileAction *fast)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc fast key check",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DeltaCommitBuilder b;
+	DjValue		v;
+	const DeltaFileAction *t;
+	const char *tuid;
+	const char *fuid;
+
+	v = DeltaLogParseLine(line, len);
+	DeltaCommitBuilderInit(&b, rs->version);
+	b.mode = DELTA_DECODE_KEYS;
+	DeltaDecodeAction(&b, &v);
+	if (b.n_files != 1 || b.metadata || b.protocol || b.commit_info ||
+		b.n_txns > 0 || b.n_domains > 0 || b.n_sidecars > 0)
+		elog(ERROR, "fast replay line decoding differs: %d file actions",
+			 b.n_files);
+	t = &b.files[0];
+	tuid = t->dv ? t->dv->unique_id : NULL;
+	fuid = fast->dv ? fast->dv->unique_id : NULL;
+	if (t->kind != fast->kind || strcmp(t->path, fast->path) != 0 ||
+		(tuid == NULL) != (fuid == NULL) ||
+		(tuid != NULL && strcmp(tuid, fuid) != 0) ||
+		t->has_size != fast->has_size ||
+		(t->has_size && t->size != fast->size))
+		elog(ERROR, "fast replay line decoding differs: kind %d/%d path \"%s\"/\"%s\" dv \"%s\"/\"%s\" size %d:" INT64_FORMAT "/%d:" INT64_FORMAT,
+			 (int) t->kind, (int) fast->kind, t->path, fast->path,
+			 tuid ? tuid : "", fuid ? fuid : "",
+			 (int) t->has_size, t->size, (int) fast->has_size, fast->size);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+#endif
+
+/*
+ * DeltaLogScanActionFileTry callback of replay: an add or remove line that
+ * fl_file_key decodes (see fastline.c for what it proves) goes straight to
+ * the live set, without a parse tree; false for any other line, which
+ * replay_line_cb then decodes the full way.
+ */
+static bool
+replay_fast_line(void *arg, const char *line, Size len, int64 offset,
+				 int64 line_no)
+{
+	ReplayState *rs = (ReplayState *) arg;
+	FlFileKey	k;
+	DeltaFileAction fa;
+	DeltaDV		dv;
+	char	   *uid = NULL;
+	const char *spath;
+	int			spath_len;
+	int64		ssize;
+
+	if (rs->fbuf_cap < len + 2)
+	{
+		if (rs->fbuf)
+			pfree(rs->fbuf);
+		rs->fbuf_cap = Max(len + 2, 2 * rs->fbuf_cap);
+		rs->fbuf = MemoryContextAllocHuge(rs->cxt, rs->fbuf_cap);
+	}
+	if (addline_shaped_key(line, len, &spath, &spath_len, &ssize))
+	{
+		/* an add line of the repeated layout (addline.c) */
+		memset(&k, 0, sizeof(k));
+		memcpy(rs->fbuf, spath, spath_len);
+		rs->fbuf[spath_len] = '\0';
+		k.path = rs->fbuf;
+		k.has_size = true;
+		k.size = ssize;
+	}
+	else
+	{
+		if (!fl_file_key(line, len, rs->fbuf, &k))
+			return false;
+		if (!k.remove)
+			addline_shape_miss(line, len);
+	}
+	memset(&fa, 0, sizeof(fa));
+	fa.kind = k.remove ? DELTA_FILE_REMOVE : DELTA_FILE_ADD;
+	fa.version = rs->version;
+	fa.path = (char *) k.path;
+	fa.has_size = k.has_size;
+	fa.size = k.has_size ? k.size : 0;
+	if (k.has_dv)
+	{
+		/* the unique id exactly as decode_dv builds it */
+		memset(&dv, 0, sizeof(dv));
+		dv.storage_type = k.dv_storage_type;
+		dv.path_or_inline = (char *) k.dv_path_or_inline;
+		dv.has_offset = k.dv_has_offset;
+		dv.offset = k.dv_offset;
+		uid = DeltaDVUniqueId(&dv);
+		dv.unique_id = uid;
+		fa.dv = &dv;
+	}
+#ifdef USE_ASSERT_CHECKING
+	check_fast_key(rs, line, len, &fa);
+#endif
+	replay_file(rs, &fa, false, offset, (int32) len, line_no);
+	if (uid)
+		pfree(uid);
+	return true;
+}
+
+/* Order for txns: app_id, then position (stable). */
+typedef struct IndexedTxn
+{
+	DeltaTxn	t;
+	int			pos;
+} IndexedTxn;
+
+typedef struct IndexedDomain
+{
+	DeltaDomain d;
+	int			pos;
+} IndexedDomain;
+
+static int
+cmp_indexed_txn(const void *a, const void *b)
+{
+	const IndexedTxn *x = a;
+	const IndexedTxn *y = b;
+	int			c = strcmp(x->t.app_id, y->t.app_id);
+
+	return c != 0 ? c : x->pos - y->pos;
+}
+
+static int
+cmp_indexed_domain(const void *a, const void *b)
+{
+	const IndexedDomain *x = a;
+	const IndexedDomain *y = b;
+	int			c = strcmp(x->d.domain, y->d.domain);
+
+	return c != 0 ? c : x->pos - y->pos;
+}
+
+/*
+ * Keep the latest txn per appId from the starting state's txns followed by
+ * the replayed ones.
+ */
+static void
+finish_txns(DeltaSnapshot *snap, const DeltaCommit *start,
+			const DeltaCommitBuilder *meta)
+{
+	int			n = (start ? start->n_txns : 0) + meta->n_txns;
+	IndexedTxn *all;
+	int			i,
+				k = 0;
+
+	if (n == 0)
+		return;
+	all = palloc(sizeof(IndexedTxn) * n);
+	for (i = 0; start && i < start->n_txns; i++, k++)
+		all[k].t = start->txns[i], all[k].pos = k;
+	for (i = 0; i < meta->n_txns; i++, k++)
+		all[k].t = meta->txns[i], all[k].pos = k;
+	qsort(all, n, sizeof(IndexedTxn), cmp_indexed_txn);
+	snap->txns = palloc(sizeof(DeltaTxn) * n);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || strcmp(all[i].t.app_id, all[i + 1].t.app_id) != 0)
+			snap->txns[snap->n_txns++] = all[i].t;
+	pfree(all);
+}
+
+/* Keep the latest action per domain (tombstones included). */
+static void
+finish_domains(DeltaSnapshot *snap, const DeltaCommit *start,
+			   const DeltaCommitBuilder *meta)
+{
+	int			n = (start ? start->n_domains : 0) + meta->n_domains;
+	IndexedDomain *all;
+	int			i,
+				k = 0;
+
+	if (n == 0)
+		return;
+	all = palloc(sizeof(IndexedDomain) * n);
+	for (i = 0; start && i < start->n_domains; i++, k++)
+		all[k].d = start->domains[i], all[k].pos = k;
+	for (i = 0; i < meta->n_domains; i++, k++)
+		all[k].d = meta->domains[i], all[k].pos = k;
+	qsort(all, n, sizeof(IndexedDomain), cmp_indexed_domain);
+	snap->domains = palloc(sizeof(DeltaDomain) * n);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || strcmp(all[i].d.domain, all[i + 1].d.domain) != 0)
+			snap->domains[snap->n_domains++] = all[i].d;
+	pfree(all);
+}
+
+/*
+ * Memory context reset callback: close the cached commit files (virtual
+ * files, which no transaction abort has closed behind its back).
+ */
+static void
+lazy_close_cb(void *arg)
+{
+	DeltaSnapshotLazy *lz = (DeltaSnapshotLazy *) arg;
+	int			i;
+
+	for (i = 0; i < LAZY_FILES; i++)
+	{
+		if (lz->files[i].source >= 0)
+			FileClose(lz->files[i].file);
+		lz->files[i].source = -1;
+		lz->files[i].file = -1;
+	}
+	/* the checkpoint cursor closes its file with its own context */
+}
+
+/* Whether the decoded add fa is the file of live key k: path and DV id. */
+static bool
+lazy_key_matches(const DeltaFileAction *fa, const LiveKey *k)
+{
+	if (strcmp(fa->path, k->path) != 0)
+		return false;
+	if (fa->dv == NULL || k->dv_uid == NULL)
+		return fa->dv == NULL && k->dv_uid == NULL;
+	return strcmp(fa->dv->unique_id, k->dv_uid) == 0;
+}
+
+/* ERROR: a commit file read again is not the one replayed. */
+static void
+lazy_log_changed(const char *name)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta log file \"%s\" changed while it was being read", name));
+}
+
+/* ERROR: the checkpoint read again is not the one replayed. */
+static void
+lazy_checkpoint_changed(int64 version)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("Delta checkpoint at version " INT64_FORMAT " changed while it was being read",
+				   version));
+}
+
+/*
+ * The snapshot started from a keys-only checkpoint state: the live keys
+ * that still come from it (fa set, offset = index in start->files) have no
+ * stats.  When, in key order, those indexes only grow (checkpoints written
+ * in path order), a cursor reads them in one pass as they are fetched;
+ * otherwise the checkpoint is read again whole, fully decoded (as without
+ * keys_only), and the keys point into that.  Either way each key must find
+ * its own file (path and DV id) at its index, else the checkpoint changed
+ * between the reads (ERRCODE_DATA_CORRUPTED).
+ */
+static void
+lazy_checkpoint_files(DeltaSnapshot *snap, DeltaCommit *start)
+{
+	DeltaSnapshotLazy *lz = snap->lazy;
+	int64		last = -1;
+	int64		i;
+	DeltaCommit *full;
+
+	for (i = 0; i < snap->n_files; i++)
+	{
+		const LiveKey *k = lz->keys[i];
+
+		if (k->fa == NULL)
+			continue;
+		if (k->offset <= last)
+			break;
+		last = k->offset;
+	}
+	if (i == snap->n_files)
+	{
+		lz->ckpt_cursor = DeltaCheckpointCursorOpen(lz->log, start);
+		return;
+	}
+	full = DeltaCheckpointReadFull(lz->log, start);
+	if (full->n_files != start->n_files)
+		lazy_checkpoint_changed(start->version);
+	for (i = 0; i < snap->n_files; i++)
+	{
+		LiveKey    *k = lz->keys[i];
+
+		CHECK_FOR_INTERRUPTS();
+		if (k->fa == NULL)
+			continue;
+		/* the same file at the same place, as the cursor checks */
+		if (!lazy_key_matches(&full->files[k->offset], k))
+			lazy_checkpoint_changed(start->version);
+		k->fa = &full->files[k->offset];
+	}
+}
+
+/*
+ * Replay the log up to 'version' (-1 = latest) into a lazy snapshot, in a
+ * new child context of CurrentMemoryContext.  keys_only: a Parquet
+ * checkpoint is first read for its keys alone (the files are decoded again
+ * as they are fetched); else it is decoded whole once, for a caller that
+ * fetches every file anyway.
+ */
+static DeltaSnapshot *
+build_lazy(DeltaLog *log, int64 version, bool keys_only)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	DeltaSnapshot *snap;
+	DeltaSnapshotLazy *lz;
+	ReplayState rs;
+	DeltaCommit *start;
+	int64		first_json;
+	int64		v;
+	int64		n;
+	int64		k;
+	int			i;
+
+	if (version < 0)
+		version = log->latest_version;
+	if (version < 0 || version > log->latest_version)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("Delta table version " INT64_FORMAT " does not exist", version),
+				errdetail("The latest version is " INT64_FORMAT ".", log->latest_version));
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc snapshot",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	snap = palloc0(sizeof(DeltaSnapshot));
+	snap->cxt = cxt;
+	snap->version = version;
+	snap->checkpoint_version = -1;
+	lz = palloc0(sizeof(DeltaSnapshotLazy));
+	lz->log = log;
+	for (i = 0; i < LAZY_WINDOWS; i++)
+		lz->windows[i].source = -1;
+	for (i = 0; i < LAZY_FILES; i++)
+	{
+		lz->files[i].source = -1;
+		lz->files[i].file = -1;
+	}
+	lz->close_cb.func = lazy_close_cb;
+	lz->close_cb.arg = lz;
+	lz->arena = dc_arena_create(cxt);
+	lz->arena_owner = cxt;
+	MemoryContextRegisterResetCallback(cxt, &lz->close_cb);
+	snap->lazy = lz;
+
+	memset(&rs, 0, sizeof(rs));
+	rs.cxt = cxt;
+	rs.strings.cxt = cxt;
+	rs.live = livefiles_create(cxt, 1024, NULL);
+	DeltaCommitBuilderInit(&rs.meta, -1);
+
+	start = DeltaLogStartingStateExt(log, 0, version, &first_json, keys_only);
+	if (start != NULL)
+	{
+		snap->checkpoint_version = start->version;
+		rs.source = -1;
+		for (i = 0; i < start->n_files; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			replay_file(&rs, &start->files[i], true, i, 0, 0);
+		}
+	}
+	lz->n_sources = (int) Max(version - first_json + 1, 0);
+	lz->sources = palloc(sizeof(int64) * Max(lz->n_sources, 1));
+	for (v = first_json; v <= version; v++)
+	{
+		char	   *name;
+
+		CHECK_FOR_INTERRUPTS();
+		DeltaLogCheckCommitAvailable(log, v);
+		name = DeltaCommitFileName(v);
+		rs.source = (int32) (v - first_json);
+		rs.version = v;
+		rs.meta.version = v;
+		lz->sources[rs.source] = v;
+		MemoryContextSwitchTo(old);
+		DeltaLogScanActionFileTry(log, name, replay_fast_line,
+								  replay_line_cb, &rs);
+		MemoryContextSwitchTo(cxt);
+		pfree(name);
+	}
+
+	snap->metadata = rs.meta.metadata ? rs.meta.metadata : (start ? start->metadata : NULL);
+	snap->protocol = rs.meta.protocol ? rs.meta.protocol : (start ? start->protocol : NULL);
+	if (snap->protocol == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("Delta table has no protocol action at version " INT64_FORMAT, version));
+	if (snap->metadata == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("Delta table has no metaData action at version " INT64_FORMAT, version));
+	DeltaProtocolCheckReadable(snap->protocol);
+
+	/*
+	 * The survivors in log order, then sorted: logs written in path order
+	 * (common) are recognised as sorted by pg_qsort's presorted check.
+	 */
+	lz->keys = MemoryContextAllocHuge(cxt, sizeof(LiveKey *) *
+									  Max(rs.live->members, 1));
+	n = 0;
+	for (k = 0; k < rs.n_order; k++)
+	{
+		LiveKey    *key = rs.order[k];
+
+		if (!key->live)
+			continue;
+		lz->keys[n++] = key;
+		if (key->has_size)
+			snap->size_bytes += key->size;
+	}
+	Assert(n == rs.live->members);
+	snap->n_files = n;
+	livefiles_destroy(rs.live);
+	if (rs.order)
+		pfree(rs.order);
+	if (rs.fbuf)
+		pfree(rs.fbuf);
+	qsort(lz->keys, n, sizeof(LiveKey *), cmp_live_key_ptr);
+	if (start != NULL && start->ckpt_keys_only)
+		lazy_checkpoint_files(snap, start);
+
+	finish_txns(snap, start, &rs.meta);
+	finish_domains(snap, start, &rs.meta);
+
+	MemoryContextSwitchTo(old);
+	return snap;
+}
+
+/*
+ * Replay the log up to 'version' (-1 = latest) into a lazy snapshot (see
+ * snapshot.h), in a new child context of CurrentMemoryContext.
+ */
+DeltaSnapshot *
+DeltaSnapshotBuildLazy(DeltaLog *log, int64 version)
+{
+	return build_lazy(log, version, true);
+}
+
+/*
+ * The open file of commit 'source' (file name 'name'), from the cache of
+ * open files (opening it, and closing the least recently used one, when it
+ * is not there).  The entry belongs to the cache: valid until the next call.
+ */
+static LazyFile *
+lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
+{
+	char	   *abs_path;
+	struct stat st;
+
+	LazyFile   *lru = NULL;
+	int			i;
+
+	for (i = 0; i < LAZY_FILES; i++)
+	{
+		LazyFile   *f = &lz->files[i];
+
+		if (f->source == source)
+		{
+			f->used = lz->clock;
+			return f;
+		}
+		if (lru == NULL || f->used < lru->used)
+			lru = f;
+	}
+	if (lru->source >= 0)
+		FileClose(lru->file);
+	lru->source = -1;
+	lru->file = -1;
+	abs_path = psprintf("%s/%s", lz->log->table_path, name);
+	lru->file = DeltaOpenRegularVfd(abs_path, "Delta log file", name, &st);
+	pfree(abs_path);
+	lru->size = (int64) st.st_size;
+	lru->source = source;
+	lru->used = lz->clock;
+	return lru;
+}
+
+/*
+ * The line of live key k, from a read-ahead window (see LazyWindow above);
+ * *name is set to its commit file's name (owned by the snapshot).  The
+ * result points into the window (valid until the next call) and is not
+ * NUL-terminated.  A file shorter than the line says is
+ * ERRCODE_DATA_CORRUPTED ("changed while it was being read").
+ */
+static const char *
+lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
+{
+	int64		end = k->offset + k->len;
+	LazyWindow *run = NULL;
+	LazyWindow *lru = NULL;
+	LazyWindow *w;
+	LazyFile   *f;
+	int64		start;
+	Size		want;
+	Size		got;
+	int			i;
+
+	lz->clock++;
+	for (i = 0; i < LAZY_WINDOWS; i++)
+	{
+		w = &lz->windows[i];
+		if (w->source == k->source)
+		{
+			if (k->offset >= w->start && end <= w->start + (int64) w->len)
+			{
+				w->last_end = end;
+				w->used = lz->clock;
+				*name = w->name;
+				return w->buf + (k->offset - w->start);
+			}
+			/* the run this line continues: the nearest one before it */
+			if (k->offset >= w->last_end &&
+				k->offset - w->last_end <= LAZY_SEQ_GAP &&
+				(run == NULL || w->last_end > run->last_end))
+				run = w;
+		}
+		if (lru == NULL || w->used < lru->used)
+			lru = w;
+	}
+	if (run != NULL)
+	{
+		w = run;
+		w->want = Min(Max(w->want * 2, (Size) LAZY_WINDOW_MIN),
+					  (Size) LAZY_WINDOW);
+	}
+	else
+	{
+		w = lru;
+		w->want = 0;
+		if (w->source != k->source)
+		{
+			char	   *fresh = DeltaCommitFileName(lz->sources[k->source]);
+
+			w->source = -1;
+			Assert(strlen(fresh) < LAZY_NAME_LEN);
+			strlcpy(w->name, fresh, LAZY_NAME_LEN);
+			pfree(fresh);
+		}
+	}
+	w->source = k->source;
+	w->len = 0;
+	w->used = lz->clock;
+	f = lazy_source_file(lz, k->source, w->name);
+	if (f->size <= LAZY_WINDOW && end <= f->size)
+	{
+		start = 0;				/* a small file: all of it */
+		want = (Size) f->size;
+	}
+	else
+	{
+		start = k->offset;
+		want = Max((Size) k->len, w->want);
+	}
+	if (want > w->cap || (w->cap > LAZY_WINDOW && want <= LAZY_WINDOW))
+	{
+		/*
+		 * First use (the whole LAZY_WINDOW at once: buffers that grow step
+		 * by step make malloc move its mmap threshold and slow down every
+		 * other allocation of the scan), a longer line, or back from one.
+		 */
+		if (w->buf != NULL)
+			pfree(w->buf);
+		w->buf = NULL;
+		w->cap = 0;
+		w->buf = MemoryContextAllocHuge(lz->arena_owner,
+										Max(want, (Size) LAZY_WINDOW));
+		w->cap = Max(want, (Size) LAZY_WINDOW);
+	}
+	got = DeltaFileReadAtMost(f->file, w->buf, want, (off_t) start,
+							  "Delta log file", w->name);
+	if (start + (int64) got < end)
+		lazy_log_changed(w->name);
+	w->start = start;
+	w->len = got;
+	w->last_end = end;
+	*name = w->name;
+	return w->buf + (k->offset - start);
+}
+
+/*
+ * Decode the add behind a live key into CurrentMemoryContext, reading its
+ * line again from its commit file (lazy_window_line).
+ */
+static DeltaFileAction *
+lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
+{
+	DeltaSnapshotLazy *lz = snap->lazy;
+	int64		version = lz->sources[k->source];
+	const char *name;
+	const char *line;
+	DeltaErrorPosition errpos;
+	DeltaCommitBuilder b;
+	DjValue		v;
+	int			i;
+
+	line = lazy_window_line(lz, k, &name);
+	DeltaErrorContextPush(&errpos, name);
+	errpos.line = k->line_no;
+	DeltaCommitBuilderInit(&b, version);
+	b.mode = mode;
+	/*
+	 * Room for the line's strings up front: decoded, they are no longer
+	 * than the line plus a NUL each, so the row needs no 64 kB string block
+	 * of its own (a malloc and a free per row).  Should it not do, the
+	 * arena takes a block as usual.
+	 */
+	DeltaArenaNewBlock(&b.strings, (size_t) k->len + 64);
+	if (mode == DELTA_DECODE_ROW)
+	{
+		/* an add line of the common shape: no parse tree (addline.c) */
+		DeltaFileAction *fa = palloc(sizeof(DeltaFileAction));
+
+		if (addline_decode_row(&b, line, k->len, fa, true))
+		{
+			DeltaErrorContextPop(&errpos);
+			if (!lazy_key_matches(fa, k))
+				lazy_log_changed(name);
+			return fa;
+		}
+		pfree(fa);
+	}
+	v = DeltaLogParseLineArena(lz->arena, line, k->len);
+	DeltaDecodeAction(&b, &v);
+	DeltaErrorContextPop(&errpos);
+	for (i = 0; i < b.n_files; i++)
+	{
+		DeltaFileAction *fa = &b.files[i];
+
+		if (fa->kind == DELTA_FILE_ADD && lazy_key_matches(fa, k))
+			return fa;
+	}
+	lazy_log_changed(name);
+	return NULL;				/* keep compiler quiet */
+}
+
+/*
+ * Decode the checkpoint file behind a live key with the snapshot's cursor
+ * into CurrentMemoryContext; ERROR when it is not the key's file.
+ */
+static DeltaFileAction *
+lazy_checkpoint_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
+{
+	DeltaFileAction *fa = DeltaCheckpointCursorGet(snap->lazy->ckpt_cursor,
+												   k->offset, mode);
+
+	if (!lazy_key_matches(fa, k))
+		lazy_checkpoint_changed(snap->checkpoint_version);
+	return fa;
+}
+
+/* The i-th live file (see snapshot.h). */
+DeltaFileAction *
+DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i)
+{
+	return DeltaSnapshotGetFileExt(snap, i, false);
+}
+
+/* The i-th live file, optionally with stats fields left unextracted. */
+DeltaFileAction *
+DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
+{
+	const LiveKey *k;
+
+	Assert(i >= 0 && i < snap->n_files);
+	/* a statistics match of the previous file is spent (its line may go) */
+	dc_json_stats_escaped_forget();
+	if (snap->files != NULL)
+		return snap->files[i];
+	k = snap->lazy->keys[i];
+	if (k->fa != NULL && snap->lazy->ckpt_cursor != NULL)
+		return lazy_checkpoint_file(snap, k, defer_stats ? DELTA_DECODE_ROW
+									: DELTA_DECODE_FULL);
+	if (k->fa != NULL)
+		return k->fa;
+	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_ROW
+						  : DELTA_DECODE_FULL);
+}
+
+/*
+ * Build the snapshot at 'version' (-1 = latest) with every live file
+ * decoded (snap->files), in a new child context of CurrentMemoryContext.
+ */
+DeltaSnapshot *
+DeltaSnapshotBuild(DeltaLog *log, int64 version)
+{
+	DeltaSnapshot *snap = build_lazy(log, version, false);
+	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
+	int64		i;
+	DeltaFileAction **files;
+
+	files = MemoryContextAllocHuge(snap->cxt, sizeof(DeltaFileAction *) *
+								   Max(snap->n_files, 1));
+	for (i = 0; i < snap->n_files; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		files[i] = DeltaSnapshotGetFile(snap, i);	/* snap->files still NULL */
+	}
+	snap->files = files;
+	lazy_close_cb(snap->lazy);
+	for (i = 0; i < LAZY_WINDOWS; i++)
+	{
+		LazyWindow *w = &snap->lazy->windows[i];
+
+		if (w->buf != NULL)
+			pfree(w->buf);
+		w->buf = NULL;
+		w->cap = w->len = 0;
+		w->source = -1;
+	}
+	if (snap->lazy->ckpt_cursor != NULL)
+		DeltaCheckpointCursorClose(snap->lazy->ckpt_cursor);
+	MemoryContextSwitchTo(old);
+	return snap;
+}
+
+/* Release a snapshot and everything it owns (closes its open files). */
+void
+DeltaSnapshotFree(DeltaSnapshot *snap)
+{
+	MemoryContextDelete(snap->cxt);
+}

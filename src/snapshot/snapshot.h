@@ -1,0 +1,124 @@
+/*-------------------------------------------------------------------------
+ *
+ * snapshot.h
+ *	  The state of a Delta table at one version: log replay of the JSON
+ *	  commits (optionally on top of a checkpoint).
+ *
+ * Replay rules (Delta PROTOCOL "Action Reconciliation"): live files are
+ * keyed by (path, deletion-vector unique id); within the log order an add
+ * makes its key live and a remove kills it (a remove wins over any older
+ * add of the same key); the latest metaData and protocol win; txns keep the
+ * latest version per appId; domains keep the latest action per domain name,
+ * tombstones (removed = true) included.
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/snapshot/snapshot.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_SNAPSHOT_H
+#define DELTACC_SNAPSHOT_H
+
+#include "common/delta_actions.h"
+#include "log/log_reader.h"
+
+typedef struct DeltaSnapshotLazy DeltaSnapshotLazy;
+
+typedef struct DeltaSnapshot
+{
+	int64		version;
+	DeltaMetadata *metadata;	/* never NULL (missing metaData is an ERROR) */
+	DeltaProtocol *protocol;	/* never NULL (missing protocol is an ERROR) */
+	int64		n_files;
+	DeltaFileAction **files;	/* live adds, sorted by path (strcmp), then DV
+								 * unique id (no DV first); each points into
+								 * snapshot-owned memory.  NULL for a lazy
+								 * snapshot: use DeltaSnapshotGetFile. */
+	int64		size_bytes;		/* sum of the live files' sizes */
+	int			n_txns;
+	DeltaTxn   *txns;			/* sorted by app_id */
+	int			n_domains;
+	DeltaDomain *domains;		/* sorted by domain; removed ones kept with
+								 * removed = true */
+	int64		checkpoint_version; /* version of the checkpoint replay
+									 * started from, -1 if none */
+	MemoryContext cxt;			/* owns everything above (and the struct) */
+	DeltaSnapshotLazy *lazy;	/* where each live file's action is */
+} DeltaSnapshot;
+
+/*
+ * Build the snapshot at 'version' (-1 = latest).  The result lives in a new
+ * memory context, a child of CurrentMemoryContext (free it with
+ * DeltaSnapshotFree or with its parent).  ERRORs: version out of range
+ * (ERRCODE_INVALID_PARAMETER_VALUE), JSON commits needed but gone and no
+ * checkpoint available (ERRCODE_FEATURE_NOT_SUPPORTED, "checkpoint needed"),
+ * no metaData/protocol at that version (ERRCODE_DATA_CORRUPTED), plus any
+ * error of DeltaLogReadCommit.
+ */
+extern DeltaSnapshot *DeltaSnapshotBuild(DeltaLog *log, int64 version);
+
+/*
+ * Like DeltaSnapshotBuild, but the live files are not kept decoded: the
+ * snapshot holds only each file's key, size and the position of its add
+ * in the log (about 60 bytes plus the path per file), so a million-file
+ * table fits in little memory.  files is NULL; read the files one at a time
+ * with DeltaSnapshotGetFile (in order, for speed).  The snapshot keeps
+ * 'log' and reads the commit files again when files are fetched.
+ */
+extern DeltaSnapshot *DeltaSnapshotBuildLazy(DeltaLog *log, int64 version);
+
+/*
+ * The i-th live file (0 <= i < n_files) in (path, DV id) order.  For an
+ * eager snapshot returns snap->files[i].  For a lazy one decodes the file's
+ * add action again from the log into CurrentMemoryContext (reset it between
+ * calls); ERROR if the log changed meanwhile.
+ */
+extern DeltaFileAction *DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i);
+
+/*
+ * Same, but when defer_stats is true a lazily decoded file's
+ * has_num_records/num_records/tight_bounds are left unset for the caller to
+ * fill with DeltaStatsFieldsFromJson when it parses the stats anyway (saves
+ * one parse of the statistics per file), and its tags are not decoded
+ * (tags_json NULL; snapshot_files does not return them), and its stats
+ * may be an escaped match (fa->stats_escaped, see json_util.h) that stays
+ * valid only until the next call: convert it first.  A file from a
+ * checkpoint state is returned as is (tags included).
+ */
+extern DeltaFileAction *DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i,
+												bool defer_stats);
+
+extern void DeltaSnapshotFree(DeltaSnapshot *snap);
+
+/*
+ * ERROR (ERRCODE_FEATURE_NOT_SUPPORTED) unless deltacc can interpret the
+ * log of a table with this protocol: minReaderVersion at most 3, and every
+ * readerFeature (reader version 3) one whose effect on the log deltacc
+ * knows.  DeltaSnapshotBuild calls it on the snapshot's protocol.
+ */
+extern void DeltaProtocolCheckReadable(const DeltaProtocol *protocol);
+
+/*
+ * Where reading versions from_version..to_version has to start.  When every
+ * JSON commit from from_version on is present, returns NULL and sets
+ * *first_json = from_version.  Otherwise asks DeltaCheckpointReadExt for
+ * the newest checkpoint c <= to_version with c >= log->first_version - 1
+ * (so the JSON commits c+1.. are all present), returns its state and sets
+ * *first_json = c + 1; with no such checkpoint raises
+ * ERRCODE_FEATURE_NOT_SUPPORTED "checkpoint needed to read version N".
+ * The state is allocated in CurrentMemoryContext.
+ */
+extern DeltaCommit *DeltaLogStartingState(DeltaLog *log, int64 from_version,
+										  int64 to_version, int64 *first_json);
+
+/* Same, asking for a keys-only checkpoint state when keys_only. */
+extern DeltaCommit *DeltaLogStartingStateExt(DeltaLog *log, int64 from_version,
+											 int64 to_version, int64 *first_json,
+											 bool keys_only);
+
+/* Compare two file actions by (path, DV unique id); for qsort and search. */
+extern int	DeltaFileKeyCompare(const DeltaFileAction *a, const DeltaFileAction *b);
+
+#endif							/* DELTACC_SNAPSHOT_H */
