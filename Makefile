@@ -1,10 +1,11 @@
 # deltacc: Delta Lake log reading and commit-conflict checking for PostgreSQL
 #
 # PGXS build.  Every object is listed explicitly; the install script is
-# assembled from the per-module pieces in sql/parts/ (one owner each).
+# assembled from the per-module pieces in sql/parts/ (one owner each), the
+# update scripts from sql/upgrade/ and the parts new in their version.
 
 EXTENSION = deltacc
-EXTVERSION = 1.0
+EXTVERSION = 1.1
 MODULE_big = deltacc
 PGFILEDESC = "deltacc - Delta Lake log reading and conflict checking"
 
@@ -37,7 +38,8 @@ FUNCS_OBJS = src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
 	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(FUNCS_OBJS)
 
-# Install script pieces, in this order.
+# Install script pieces, in this order (a piece new in this version goes into
+# its update script's list as well, see UPGRADE_1_1_PARTS).
 SQL_PARTS = \
 	sql/parts/00_header.sql \
 	sql/parts/05_guard.sql \
@@ -47,7 +49,18 @@ SQL_PARTS = \
 	sql/parts/30_dv.sql \
 	sql/parts/40_rows.sql
 
-DATA_built = sql/deltacc--$(EXTVERSION).sql
+# Update script 1.0 -> 1.1: sql/upgrade/1.0--1.1.sql (what changes in the
+# objects 1.0 already has), then every install-script part that is entirely
+# new in 1.1, in SQL_PARTS order.  A part added to SQL_PARTS for 1.1 (such
+# as the commit coordinator's sql/parts/50_catalog.sql) is appended here as
+# well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
+# gives (test/sql/extension_upgrade.sql compares the two).
+UPGRADE_1_1_PARTS =
+
+# Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
+# the 1.0 script as released, never regenerated.
+DATA = sql/deltacc--1.0.sql
+DATA_built = sql/deltacc--$(EXTVERSION).sql sql/deltacc--1.0--1.1.sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
@@ -83,6 +96,9 @@ $(OBJS): $(wildcard src/*/*.h)
 
 sql/deltacc--$(EXTVERSION).sql: $(SQL_PARTS)
 	cat $(SQL_PARTS) > $@
+
+sql/deltacc--1.0--1.1.sql: sql/upgrade/1.0--1.1.sql $(UPGRADE_1_1_PARTS)
+	cat sql/upgrade/1.0--1.1.sql $(UPGRADE_1_1_PARTS) > $@
 
 # Standalone unit tests of src/format (no server needed).
 FORMAT_SRCS = $(FORMAT_OBJS:.o=.c)

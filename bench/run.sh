@@ -83,10 +83,12 @@ if [ "${BENCH_EXTENSION:-release}" != installed ]; then
 	find "$BUILD" -name '*.o' -delete
 	make -s -C "$BUILD" PG_CONFIG="$PG_CONFIG" \
 		PG_CFLAGS="-Wno-unused-parameter -Wno-missing-field-initializers" >/dev/null
-	# The install script with the library path pointing at this build.
+	# The install script of the default version (not the update scripts),
+	# with the library path pointing at this build.
+	version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$BUILD/deltacc.control")
 	sed -e '/^\\echo/d' -e '/^\\quit/d' \
 		-e "s|MODULE_PATHNAME|$BUILD/deltacc|g" -e 's|@extschema@|deltacc|g' \
-		"$BUILD"/sql/deltacc--*.sql > "$BUILD/bench-install.sql"
+		"$BUILD/sql/deltacc--$version.sql" > "$BUILD/bench-install.sql"
 	chmod -R a+rX "$ROOT/bench/out"
 fi
 

@@ -1,4 +1,4 @@
-/* deltacc/sql/deltacc--1.0.sql */
+/* deltacc install script: the Makefile assembles sql/deltacc--<version>.sql from sql/parts/ */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION deltacc" to load this file. \quit

@@ -30,3 +30,14 @@ BEGIN
 	END IF;
 END
 $guard$;
+
+-- ---------------------------------------------------------------------------
+-- The schema's privileges (owner: foundation).  Every call of a function
+-- below needs USAGE on schema deltacc.  pg_read_server_files gets it, so
+-- that membership in that role is all a caller needs: the functions that
+-- read files grant EXECUTE to it as well (and check the membership again in
+-- C), load_log's pg_temp relations need only the TEMPORARY privilege on the
+-- database that PUBLIC has by default.  PUBLIC gets nothing here.
+-- sql/upgrade/1.0--1.1.sql grants the same to a 1.0 install.
+-- ---------------------------------------------------------------------------
+GRANT USAGE ON SCHEMA deltacc TO pg_read_server_files;
