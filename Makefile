@@ -63,7 +63,7 @@ DATA = sql/deltacc--1.0.sql
 DATA_built = sql/deltacc--$(EXTVERSION).sql sql/deltacc--1.0--1.1.sql
 
 # Regression suites, per module, in dependency order.
-REGRESS_FOUNDATION = extension log_reader actions bad_input privileges conformance
+REGRESS_FOUNDATION = extension extension_upgrade log_reader actions bad_input privileges conformance
 REGRESS_FOUNDATION += replay_fastpath
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb

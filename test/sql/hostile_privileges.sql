@@ -1,37 +1,48 @@
 --
 -- hostile_privileges.sql: the privilege matrix of every function of the
 -- extension, found in the catalogs (so functions added later are covered
--- without editing this file), for three roles:
---   nobody   no privilege at all (USAGE on the schema only)
---   granted  EXECUTE granted directly on every function, but not a member
---            of pg_read_server_files: the C check must still refuse, and
---            before touching the path (a nonexistent path must give 42501,
---            not "no such file")
---   reader   member of pg_read_server_files
--- A function "reads files" when it has a table_path argument; those must
--- not be executable by PUBLIC.  Only rule violations are listed (expected:
--- none); the matrix of the functions known when this was written follows.
+-- without editing this file), for four roles:
+--   nobody   nothing on the extension: refused at the schema
+--   usage    USAGE on the schema only (as if an administrator had opened
+--            it to more roles): refused by every function that reads files
+--   granted  USAGE, and EXECUTE granted directly on every function, but not
+--            a member of pg_read_server_files: the C check must still
+--            refuse, and before touching the path (a nonexistent path must
+--            give 42501, not "no such file")
+--   reader   member of pg_read_server_files and nothing else on the
+--            extension: every function must let it through
+-- (All four may use this suite's own schema regress_hostile.)  A function
+-- "reads files" when it has an input argument table_path or path; those
+-- must not be executable by PUBLIC.  Only rule violations are listed (expected: none);
+-- the matrix of the functions known when this was written follows.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set sales :abs_srcdir '/data/log/sales'
 SELECT path || '/base' AS base FROM regress_hostile.dirs WHERE name = 'fx' \gset
 
 CREATE ROLE regress_hostile_nobody;
+CREATE ROLE regress_hostile_usage;
 CREATE ROLE regress_hostile_granted;
 CREATE ROLE regress_hostile_reader IN ROLE pg_read_server_files;
-GRANT USAGE ON SCHEMA deltacc, regress_hostile
-   TO regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+GRANT USAGE ON SCHEMA deltacc TO regress_hostile_usage, regress_hostile_granted;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA deltacc TO regress_hostile_granted;
+GRANT USAGE ON SCHEMA regress_hostile
+   TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+      regress_hostile_reader;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA regress_hostile
-   TO regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+   TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+      regress_hostile_reader;
 GRANT SELECT ON regress_hostile.dirs
-   TO regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+   TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+      regress_hostile_reader;
 
 -- the extension's functions (everything in its schema), with a call using only their required
 -- arguments: the table path, then typed sample values
 CREATE VIEW regress_hostile.ext_functions AS
 SELECT p.oid::regprocedure AS fn, p.proname,
-       'table_path' = ANY (p.proargnames) AS reads_files,
+       EXISTS (SELECT 1 FROM unnest(p.proargnames) WITH ORDINALITY AS n(name, i)
+                WHERE n.name IN ('table_path', 'path')
+                  AND coalesce(p.proargmodes[n.i], 'i') IN ('i', 'b')) AS reads_files,
        has_function_privilege('public', p.oid, 'EXECUTE') AS public_execute,
        format('SELECT count(*) FROM (SELECT deltacc.%I(%s)) s', p.proname,
               (SELECT string_agg(CASE
@@ -48,7 +59,8 @@ SELECT p.oid::regprocedure AS fn, p.proname,
   FROM pg_proc p
  WHERE p.pronamespace = 'deltacc'::regnamespace;
 GRANT SELECT ON regress_hostile.ext_functions
-   TO regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+   TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+      regress_hostile_reader;
 
 -- outcome of every function for the current role, on table 'path'
 CREATE FUNCTION regress_hostile.try_all(path text)
@@ -72,14 +84,19 @@ BEGIN
 	END LOOP;
 END $$;
 GRANT EXECUTE ON FUNCTION regress_hostile.try_all(text)
-   TO regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+   TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+      regress_hostile_reader;
 
 CREATE TABLE regress_hostile.matrix (role text, path text, proname name,
                                      reads_files boolean, outcome text);
 GRANT INSERT ON regress_hostile.matrix
-   TO regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+   TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+      regress_hostile_reader;
 
 SET ROLE regress_hostile_nobody;
+INSERT INTO regress_hostile.matrix SELECT current_user, 'sales', * FROM regress_hostile.try_all(:'sales');
+RESET ROLE;
+SET ROLE regress_hostile_usage;
 INSERT INTO regress_hostile.matrix SELECT current_user, 'sales', * FROM regress_hostile.try_all(:'sales');
 RESET ROLE;
 SET ROLE regress_hostile_granted;
@@ -99,21 +116,17 @@ SELECT fn::text AS function, 'executable by PUBLIC' AS violation
 UNION ALL
 SELECT proname::text, format('%s on %s: %s', role, path, outcome)
   FROM regress_hostile.matrix
- WHERE reads_files
-   AND CASE role
-         WHEN 'regress_hostile_nobody' THEN outcome <> '42501'
-         WHEN 'regress_hostile_granted' THEN outcome <> '42501'
-         ELSE outcome = '42501' OR outcome = 'XX000'
+ WHERE CASE
+         WHEN role = 'regress_hostile_reader' THEN outcome IN ('42501', 'XX000')
+         WHEN role = 'regress_hostile_nobody' OR reads_files THEN outcome <> '42501'
+         ELSE outcome = 'XX000'
        END
-UNION ALL
-SELECT proname::text, format('%s on %s: %s', role, path, outcome)
-  FROM regress_hostile.matrix
- WHERE NOT reads_files AND outcome IN ('XX000')
 ORDER BY 1, 2;
 
 -- the matrix of the functions known when this suite was written
 SELECT m.proname, m.reads_files,
        max(outcome) FILTER (WHERE role = 'regress_hostile_nobody') AS nobody,
+       max(outcome) FILTER (WHERE role = 'regress_hostile_usage') AS usage,
        max(outcome) FILTER (WHERE role = 'regress_hostile_granted' AND path = 'sales') AS granted,
        max(outcome) FILTER (WHERE role = 'regress_hostile_granted' AND path = 'missing') AS granted_missing,
        max(outcome) FILTER (WHERE role = 'regress_hostile_reader' AND path = 'sales') AS reader,
@@ -122,7 +135,8 @@ SELECT m.proname, m.reads_files,
  WHERE m.proname IN ('load_log', 'history', 'snapshot_files', 'table_info',
                      'skipping_predicate', 'file_may_match', 'deletion_vector',
                      'files_for_scan', 'read_rows', 'conflicts',
-                     'explain_conflicts', 'assert_no_conflict')
+                     'explain_conflicts', 'assert_no_conflict',
+                     'commit_cache_stats', 'read_parquet')
  GROUP BY 1, 2 ORDER BY 1;
 
 -- paths from the log: a "p" deletion vector may name any absolute file the
@@ -152,6 +166,10 @@ RESET ROLE;
 DROP TABLE regress_hostile.matrix;
 DROP FUNCTION regress_hostile.try_all(text);
 DROP VIEW regress_hostile.ext_functions;
-REVOKE ALL ON regress_hostile.dirs FROM regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
-DROP OWNED BY regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
-DROP ROLE regress_hostile_nobody, regress_hostile_granted, regress_hostile_reader;
+REVOKE ALL ON regress_hostile.dirs
+  FROM regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+       regress_hostile_reader;
+DROP OWNED BY regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+              regress_hostile_reader;
+DROP ROLE regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
+          regress_hostile_reader;

@@ -1,6 +1,7 @@
 --
 -- privileges.sql: every file-reading function needs pg_read_server_files,
--- through the GRANTs of the install script and again in C.
+-- through the GRANTs of the install script and again in C; membership in
+-- it is all a caller needs (regress_deltacc_reader has nothing else).
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set sales :abs_srcdir '/data/log/sales'
@@ -9,7 +10,8 @@
 CREATE ROLE regress_deltacc_nobody;
 CREATE ROLE regress_deltacc_reader IN ROLE pg_read_server_files;
 CREATE ROLE regress_deltacc_granted;
-GRANT USAGE ON SCHEMA deltacc TO regress_deltacc_nobody, regress_deltacc_reader, regress_deltacc_granted;
+-- (USAGE on the schema lets the other two reach the functions' own checks)
+GRANT USAGE ON SCHEMA deltacc TO regress_deltacc_nobody, regress_deltacc_granted;
 -- a direct grant bypasses the role-based GRANT, but not the C check
 GRANT EXECUTE ON FUNCTION deltacc.load_log(text, bigint, bigint),
                           deltacc.history(text),
@@ -26,6 +28,21 @@ SELECT p.proname,
  WHERE p.pronamespace = 'deltacc'::regnamespace
    AND p.proname IN ('load_log', 'history', 'snapshot_files', 'table_info')
  ORDER BY 1;
+
+-- the schema: USAGE for pg_read_server_files (so its members) only, CREATE
+-- for none of them
+SELECT r.rolname,
+       has_schema_privilege(r.oid, 'deltacc', 'USAGE') AS usage,
+       has_schema_privilege(r.oid, 'deltacc', 'CREATE') AS create
+  FROM pg_roles r
+ WHERE r.rolname IN ('pg_read_server_files', 'regress_deltacc_reader')
+UNION ALL
+SELECT 'public',
+       coalesce(bool_or(a.privilege_type = 'USAGE'), false),
+       coalesce(bool_or(a.privilege_type = 'CREATE'), false)
+  FROM pg_namespace n, aclexplode(n.nspacl) a
+ WHERE n.nspname = 'deltacc' AND a.grantee = 0
+ORDER BY 1;
 
 SET ROLE regress_deltacc_nobody;
 SELECT deltacc.load_log(:'sales');

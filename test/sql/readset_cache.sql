@@ -95,7 +95,6 @@ SELECT pg_temp.check($$id < 50 AND 'regress_rsc_named'::regrole IS NOT NULL$$) A
 
 -- 6. EXECUTE privilege is checked on every call, after a plan was kept
 CREATE ROLE regress_rsc_reader IN ROLE pg_read_server_files;
-GRANT USAGE ON SCHEMA deltacc TO regress_rsc_reader;
 SET ROLE regress_rsc_reader;
 SELECT pg_temp.check('abs(id) < 50') AS abs_allowed;
 SELECT pg_temp.check('abs(id) < 50') AS abs_allowed_again;
@@ -189,7 +188,6 @@ SET deltacc.commit_cache_size = 0;
 SELECT pg_temp.explain('id >= 150') = :'explained_text' AS explained_same_caches_off;
 RESET deltacc.commit_cache_size;
 
-REVOKE USAGE ON SCHEMA deltacc FROM regress_rsc_reader;
 DROP ROLE regress_rsc_reader;
 DROP SCHEMA regress_rsc CASCADE;
 DROP SCHEMA regress_rsc2 CASCADE;
