@@ -65,6 +65,13 @@ typedef struct DeltaFileAction
 	bool		stats_escaped;	/* stats is not a C string but a match of
 								 * dc_json_stats_match_escaped (json_util.h),
 								 * valid only until the next file is decoded */
+	bool		stats_include_nan;	/* a snapshot's live file: the commit that
+									 * added it is one whose float/double
+									 * statistics include NaN
+									 * (delta_commit_stats_include_nan; set
+									 * by DeltaSnapshotGetFile, false for a
+									 * file from a checkpoint and for every
+									 * other file action) */
 	char	   *path;			/* exactly as written in the log */
 	DeltaPartitionValues pv;
 	int64		size;			/* valid when has_size */
@@ -185,12 +192,14 @@ typedef struct DeltaCommit
 	/*
 	 * Where the AddFiles are, for a commit checked again and again (the
 	 * commit cache sets these with DeltaCommitIndexFiles; NULL otherwise):
-	 * adds[0..n_adds) point at the AddFiles in files[], in order, and
-	 * n_removes counts the RemoveFiles.
+	 * adds[0..n_adds) point at the AddFiles in files[], in order,
+	 * n_removes counts the RemoveFiles, and adds_with_dv tells whether an
+	 * AddFile has a deletion vector.
 	 */
 	const DeltaFileAction **adds;
 	int			n_adds;
 	int			n_removes;
+	bool		adds_with_dv;
 } DeltaCommit;
 
 #endif							/* DELTACC_DELTA_ACTIONS_H */

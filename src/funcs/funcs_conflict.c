@@ -77,7 +77,11 @@ typedef struct ReadBinding
 {
 	DeltaReadSet *rs;
 	char	  **texts;
-	bool		nan_ok;			/* the current winner's writer includes NaN */
+	bool		nan_ok;			/* the statistics judged include NaN: the
+								 * current winner's
+								 * (delta_commit_stats_include_nan), or
+								 * while the read files are derived, the
+								 * read snapshot file's stats_include_nan */
 	const DeltaFileAction *cached_file; /* decoded from text (reasons) */
 	DeltaFileStats *cached_stats;
 	/* pre-decoded statistics of the current winner (the fast path) */
@@ -791,13 +795,14 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 							MCXT_ALLOC_HUGE);
 		int			n = 0;
 
-		rb.nan_ok = false;		/* unknown writers: MAX forms on floats keep */
 		for (i = 0; i < table.n_files && npreds > 0; i++)
 		{
 			const DeltaFileAction *f = &table.files[i];
 			int			r;
 
 			CHECK_FOR_INTERRUPTS();
+			/* the writer of the commit that added it, as files_for_scan */
+			rb.nan_ok = f->stats_include_nan;
 			for (r = 0; r < npreds; r++)
 			{
 				if (delta_read_partition_matches(rb.rs, r, &f->pv, NULL) &&
@@ -840,8 +845,10 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 		rb.kept = NULL;
 		rb.kept_stored = false;
 		rb.reasons_stored = false;
-		rb.set_var = (winner->commit_info != NULL &&
-					  delta_writer_includes_nan(winner->commit_info->engine_info)) ? 1 : 0;
+		/* (the commit cache indexes every winner; unindexed: conservative) */
+		rb.set_var = delta_commit_stats_include_nan(winner->commit_info,
+													winner->adds == NULL ||
+													winner->adds_with_dv) ? 1 : 0;
 		if (mode != CONFLICT_MODE_PARTITION)
 		{
 			/* numRecords (row level) and the read columns, decoded once */

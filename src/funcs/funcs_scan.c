@@ -212,9 +212,11 @@ deltacc_file_may_match(PG_FUNCTION_ARGS)
  * bigint): the live files of that snapshot that a reader running these
  * reads would scan: for some read, the partition predicate is TRUE on the
  * file's partition values AND its statistics may match the read's data
- * conjuncts.  Same columns as snapshot_files.  The writer of each file is
- * not known here, so float/double maxima are not trusted (§3.6): more
- * files, never fewer.
+ * conjuncts.  Same columns as snapshot_files.  Float/double maxima are
+ * used only for a file whose statistics are known to include NaN (§3.6):
+ * its stats_include_nan, from the commit that added it (a file from a
+ * checkpoint: not known, so not used).  The conflict functions derive
+ * their read files (read_files NULL) by the same rule.
  */
 Datum
 deltacc_files_for_scan(PG_FUNCTION_ARGS)
@@ -274,7 +276,8 @@ deltacc_files_for_scan(PG_FUNCTION_ARGS)
 			}
 			if (fs == NULL)
 				fs = delta_readset_decode_stats(rs, fa);
-			scanned = delta_read_stats_may_match(rs, r, fs, false, NULL);
+			scanned = delta_read_stats_may_match(rs, r, fs,
+												 fa->stats_include_nan, NULL);
 		}
 		if (scanned)
 			DeltaPutSnapshotFileRow(rsinfo, fa);

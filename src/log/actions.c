@@ -896,12 +896,17 @@ DeltaCommitIndexFiles(DeltaCommit *c)
 							  MCXT_ALLOC_HUGE);
 	c->n_adds = 0;
 	c->n_removes = 0;
+	c->adds_with_dv = false;
 	for (i = 0; i < c->n_files; i++)
 	{
 		if ((i & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 		if (c->files[i].kind == DELTA_FILE_ADD)
+		{
 			c->adds[c->n_adds++] = &c->files[i];
+			if (c->files[i].dv != NULL)
+				c->adds_with_dv = true;
+		}
 		else if (c->files[i].kind == DELTA_FILE_REMOVE)
 			c->n_removes++;
 	}

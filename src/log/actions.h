@@ -116,9 +116,9 @@ extern void DeltaDecodeAction(DeltaCommitBuilder *b, const DjValue *action);
 extern DeltaCommit *DeltaCommitBuilderFinish(DeltaCommitBuilder *b);
 
 /*
- * Set c->adds, n_adds and n_removes (see delta_actions.h); the array is
- * allocated in CurrentMemoryContext and points into c->files, which must
- * not move afterwards.
+ * Set c->adds, n_adds, n_removes and adds_with_dv (see delta_actions.h);
+ * the array is allocated in CurrentMemoryContext and points into c->files,
+ * which must not move afterwards.
  */
 extern void DeltaCommitIndexFiles(DeltaCommit *c);
 

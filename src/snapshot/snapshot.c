@@ -36,6 +36,7 @@
 #include "snapshot/checkpoint.h"
 #include "snapshot/commit_cache.h"
 #include "snapshot/snapshot.h"
+#include "stats/predicate.h"
 
 /*
  * A live file during replay: its key, size and where its add is.  fa is set
@@ -105,6 +106,9 @@ struct DeltaSnapshotLazy
 	DeltaLog   *log;
 	LiveKey   **keys;			/* sorted by (path, dv_uid) */
 	int64	   *sources;		/* commit versions, by source index */
+	bool	   *source_nan;		/* by source index: the commit's float/double
+								 * statistics include NaN
+								 * (delta_commit_stats_include_nan) */
 	int			n_sources;
 	DcArena    *arena;			/* parse trees of re-read lines */
 	MemoryContext arena_owner;	/* the snapshot context */
@@ -310,6 +314,9 @@ typedef struct ReplayState
 								 * context) */
 	int32		source;			/* index of the commit being replayed */
 	int64		version;
+	bool		ci_nan;			/* its (last) commitInfo passes
+								 * delta_commit_stats_include_nan */
+	bool		add_dv;			/* one of its adds has a deletion vector */
 	MemoryContext cxt;			/* snapshot context */
 	char	   *fbuf;			/* fl_file_key's strings (snapshot context) */
 	Size		fbuf_cap;
@@ -338,6 +345,8 @@ replay_file(ReplayState *rs, DeltaFileAction *fa, bool in_memory,
 	}
 	if (fa->kind != DELTA_FILE_ADD)
 		return;
+	if (fa->dv != NULL)
+		rs->add_dv = true;
 	e = livefiles_insert(rs->live, &probe, &found);
 	if (!found)
 	{
@@ -394,6 +403,12 @@ replay_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
 	DeltaDecodeAction(&scratch, action);
 	for (i = 0; i < scratch.n_files; i++)
 		replay_file(rs, &scratch.files[i], false, offset, len, line_no);
+	if (scratch.commit_info != NULL)
+	{
+		/* the last one counts, as for a DeltaCommit; adds_with_dv later */
+		rs->ci_nan = delta_commit_stats_include_nan(scratch.commit_info,
+													false);
+	}
 	if (scratch.metadata || scratch.protocol || scratch.n_txns > 0 ||
 		scratch.n_domains > 0)
 	{
@@ -778,6 +793,7 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 	}
 	lz->n_sources = (int) Max(version - first_json + 1, 0);
 	lz->sources = palloc(sizeof(int64) * Max(lz->n_sources, 1));
+	lz->source_nan = palloc0(sizeof(bool) * Max(lz->n_sources, 1));
 	for (v = first_json; v <= version; v++)
 	{
 		char	   *name;
@@ -788,11 +804,15 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 		rs.source = (int32) (v - first_json);
 		rs.version = v;
 		rs.meta.version = v;
+		rs.ci_nan = false;
+		rs.add_dv = false;
 		lz->sources[rs.source] = v;
 		MemoryContextSwitchTo(old);
 		DeltaLogScanActionFileTry(log, name, replay_fast_line,
 								  replay_line_cb, &rs);
 		MemoryContextSwitchTo(cxt);
+		/* delta_commit_stats_include_nan(ci, adds_with_dv) of the commit */
+		lz->source_nan[rs.source] = rs.ci_nan && !rs.add_dv;
 		pfree(name);
 	}
 
@@ -1077,6 +1097,7 @@ DeltaFileAction *
 DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 {
 	const LiveKey *k;
+	DeltaFileAction *fa;
 
 	Assert(i >= 0 && i < snap->n_files);
 	/* a statistics match of the previous file is spent (its line may go) */
@@ -1084,13 +1105,19 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 	if (snap->files != NULL)
 		return snap->files[i];
 	k = snap->lazy->keys[i];
-	if (k->fa != NULL && snap->lazy->ckpt_cursor != NULL)
-		return lazy_checkpoint_file(snap, k, defer_stats ? DELTA_DECODE_ROW
-									: DELTA_DECODE_FULL);
 	if (k->fa != NULL)
-		return k->fa;
-	return lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_ROW
-						  : DELTA_DECODE_FULL);
+	{
+		/* from the checkpoint: its writer is not known */
+		fa = snap->lazy->ckpt_cursor != NULL ?
+			lazy_checkpoint_file(snap, k, defer_stats ? DELTA_DECODE_ROW
+								 : DELTA_DECODE_FULL) : k->fa;
+		fa->stats_include_nan = false;
+		return fa;
+	}
+	fa = lazy_read_file(snap, k, defer_stats ? DELTA_DECODE_ROW
+						: DELTA_DECODE_FULL);
+	fa->stats_include_nan = snap->lazy->source_nan[k->source];
+	return fa;
 }
 
 /*

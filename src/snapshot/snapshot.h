@@ -74,6 +74,12 @@ extern DeltaSnapshot *DeltaSnapshotBuildLazy(DeltaLog *log, int64 version);
  * eager snapshot returns snap->files[i].  For a lazy one decodes the file's
  * add action again from the log into CurrentMemoryContext (reset it between
  * calls); ERROR if the log changed meanwhile.
+ *
+ * Either way the file's stats_include_nan tells whether the JSON commit its
+ * add comes from passes delta_commit_stats_include_nan (its commitInfo, and
+ * whether any of its adds has a deletion vector); a file whose add comes
+ * from the checkpoint replay started from gets false.  Replay keeps that
+ * as one bool per JSON commit, nothing per file.
  */
 extern DeltaFileAction *DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i);
 

@@ -3265,6 +3265,39 @@ delta_writer_includes_nan(const char *engine_info)
 }
 
 /*
+ * The operations of Delta Spark and Databricks whose added files carry
+ * statistics computed from the rows the commit wrote.  (Not, among others:
+ * RESTORE, CLONE and CONVERT, which add files with statistics taken from
+ * elsewhere; ROW TRACKING BACKFILL and other re-adds; "Manual Update",
+ * whose actions are hand-made.)
+ */
+static const char *const fresh_stats_operations[] = {
+	"WRITE",
+	"STREAMING UPDATE",
+	"MERGE",
+	"UPDATE",
+	"DELETE",
+	"OPTIMIZE",
+	"CREATE TABLE AS SELECT",
+	"REPLACE TABLE AS SELECT",
+	"CREATE OR REPLACE TABLE AS SELECT",
+};
+
+bool
+delta_commit_stats_include_nan(const DeltaCommitInfo *ci, bool adds_with_dv)
+{
+	int			i;
+
+	if (ci == NULL || adds_with_dv || ci->operation == NULL ||
+		!delta_writer_includes_nan(ci->engine_info))
+		return false;
+	for (i = 0; i < lengthof(fresh_stats_operations); i++)
+		if (strcmp(ci->operation, fresh_stats_operations[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
  * delta_read_row_references: see predicate.h (added for src/rowlevel.c).
  */
 bool

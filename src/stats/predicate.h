@@ -12,7 +12,8 @@
  *	  for each winner file f:
  *		  fs = delta_readset_decode_stats(rs, f);		  -- once per file
  *		  for each read i:
- *			  delta_read_stats_may_match(rs, i, fs, nan_ok, &reason)
+ *			  delta_read_stats_may_match(rs, i, fs, f->stats_include_nan,
+ *										 &reason)
  *			  delta_read_partition_matches(rs, i, &f->pv, &reason)
  *
  * Semantics, in short:
@@ -226,5 +227,22 @@ extern bool delta_read_row_references(const DeltaReadSet *rs, int read,
  * Spark with Delta Lake, Databricks Runtime)?  NULL or unknown: false.
  */
 extern bool delta_writer_includes_nan(const char *engine_info);
+
+/*
+ * Are the float/double min/max statistics of the files a commit adds known
+ * to include NaN, so that MAX-based forms may skip them?  True only when
+ * the commit's commitInfo ci names a writer delta_writer_includes_nan
+ * accepts, its operation is one whose added files carry statistics that
+ * writer computed from the rows it wrote (WRITE, STREAMING UPDATE, MERGE,
+ * UPDATE, DELETE, OPTIMIZE and the AS SELECT forms of CREATE / REPLACE
+ * TABLE), and none of its adds has a deletion vector (adds_with_dv false):
+ * a file re-added with a deletion vector, or by RESTORE, CLONE, a
+ * backfill or a hand-made commit, keeps statistics an earlier writer may
+ * have computed.  ci NULL: false.  The conflict checker applies it to each
+ * winner, and the snapshot to the commit each live file comes from (files
+ * from a checkpoint: false), so both ask the same question.
+ */
+extern bool delta_commit_stats_include_nan(const DeltaCommitInfo *ci,
+										   bool adds_with_dv);
 
 #endif							/* DELTACC_PREDICATE_H */

@@ -12,6 +12,18 @@ Tables:
   ids10_nostat delta.dataSkippingNumIndexedCols=0: numRecords-only stats
   colmap       column mapping 'name': nested struct, physical names in
                stats and partitionValues, a partition column with a space
+  writer_nan   a double column d (1.0 .. 7.5 in every file but one) whose
+               files come from commits of different writers and operations
+               (reference §3.6): Spark WRITE (twice, once with commitInfo
+               as the last line), delta-rs, no engineInfo, Spark RESTORE,
+               a Spark DELETE that re-adds a file with a deletion vector
+               and adds a new one, a Spark file whose max d is NaN; version
+               8 removes every file
+  writer_nan_ckpt
+               Spark WRITEs of a.parquet (v0), b.parquet (v1) and
+               c.parquet (v2) with a v2 JSON checkpoint at version 1 and
+               the JSON commits 0 and 1 gone, so a and b come from the
+               checkpoint; version 3 removes every file
 """
 import json
 import os
@@ -32,12 +44,17 @@ def write_log(table, commits):
                 f.write(json.dumps(a, separators=(",", ":"), ensure_ascii=False) + "\n")
 
 
-def commit_info(op, blind, ts):
-    return {"commitInfo": {"timestamp": ts, "operation": op,
-                           "operationParameters": {"mode": "Append"},
-                           "isolationLevel": "Serializable",
-                           "isBlindAppend": blind,
-                           "engineInfo": "Apache-Spark/3.5.0 Delta-Lake/3.0.0"}}
+SPARK = "Apache-Spark/3.5.0 Delta-Lake/3.0.0"
+
+
+def commit_info(op, blind, ts, engine=SPARK):
+    ci = {"timestamp": ts, "operation": op,
+          "operationParameters": {"mode": "Append"},
+          "isolationLevel": "Serializable",
+          "isBlindAppend": blind}
+    if engine is not None:
+        ci["engineInfo"] = engine
+    return {"commitInfo": ci}
 
 
 def protocol():
@@ -52,12 +69,22 @@ def metadata(schema_fields, part, conf, tid):
                          "createdTime": 1700000000000}}
 
 
-def add(path, pv, stats, ts):
+def add(path, pv, stats, ts, dv=None):
     a = {"path": path, "partitionValues": pv, "size": 1000,
          "modificationTime": ts, "dataChange": True}
     if stats is not None:
         a["stats"] = json.dumps(stats, separators=(",", ":"))
+    if dv is not None:
+        a["deletionVector"] = dv
     return {"add": a}
+
+
+def remove(path, ts, dv=None):
+    r = {"path": path, "deletionTimestamp": ts, "dataChange": True,
+         "extendedFileMetadata": True, "partitionValues": {}, "size": 1000}
+    if dv is not None:
+        r["deletionVector"] = dv
+    return {"remove": r}
 
 
 def id_stats(lo, hi, full=True):
@@ -124,6 +151,77 @@ def colmap_table():
     write_log("colmap", [v0])
 
 
+def d_stats(dmax="7.5", tight=None):
+    """Ten rows, id 0..9, d 1.0 .. dmax (a JSON number text, or "NaN")."""
+    s = {"numRecords": 10, "minValues": {"id": 0, "d": 1.0},
+         "maxValues": {"id": 9, "d": float(dmax) if dmax != "NaN" else "NaN"},
+         "nullCount": {"id": 0, "d": 0}}
+    if tight is not None:
+        s["tightBounds"] = tight
+    return s
+
+
+def writer_nan_tables():
+    schema = [field("id", "long"), field("d", "double")]
+    ts = 1700000000000
+    proto = {"protocol": {"minReaderVersion": 3, "minWriterVersion": 7,
+                          "readerFeatures": ["deletionVectors"],
+                          "writerFeatures": ["deletionVectors"]}}
+    md = metadata(schema, [], {"delta.enableDeletionVectors": "true"},
+                  "00000000-0000-0000-0000-000000000030")
+    # an inline deletion vector of rows 2 and 7 (the bitmap and Z85 text as
+    # test/data/hostile/make_hostile.py makes them: dv_bitmap([2, 7]))
+    dv = {"storageType": "i", "pathOrInlineDv": "^Bg9^0rr910000000000iXQKl0rr91000315c8Xg0SSD9",
+          "sizeInBytes": 36, "cardinality": 2}
+    live = ["spark.parquet", "delta-rs.parquet", "no-engine.parquet",
+            "spark-ci-last.parquet", "restored.parquet",
+            "spark-dv-commit.parquet", "spark-nan.parquet"]
+    commits = [
+        [commit_info("CREATE TABLE", True, ts), proto, md],
+        [commit_info("WRITE", True, ts + 1),
+         add("spark.parquet", {}, d_stats(), ts + 1)],
+        [commit_info("WRITE", True, ts + 2, "delta-rs:py-1.1.0"),
+         add("delta-rs.parquet", {}, d_stats(), ts + 2)],
+        [commit_info("WRITE", True, ts + 3, None),
+         add("no-engine.parquet", {}, d_stats(), ts + 3)],
+        [add("spark-ci-last.parquet", {}, d_stats(), ts + 4),
+         commit_info("WRITE", True, ts + 4)],
+        [commit_info("RESTORE", False, ts + 5),
+         add("restored.parquet", {}, d_stats(), ts + 5)],
+        [commit_info("DELETE", False, ts + 6),
+         remove("delta-rs.parquet", ts + 6),
+         add("delta-rs.parquet", {}, d_stats(tight=False), ts + 6, dv),
+         add("spark-dv-commit.parquet", {}, d_stats(), ts + 6)],
+        [commit_info("WRITE", True, ts + 7),
+         add("spark-nan.parquet", {}, d_stats("NaN"), ts + 7)],
+        [commit_info("DELETE", False, ts + 8)] +
+        [remove(p, ts + 8, dv if p == "delta-rs.parquet" else None) for p in live],
+    ]
+    write_log("writer_nan", commits)
+
+    # the checkpointed variant: commits 0 and 1 only in the checkpoint
+    d = os.path.join(ROOT, "writer_nan_ckpt", "_delta_log")
+    md = metadata(schema, [], {}, "00000000-0000-0000-0000-000000000031")
+    proto = protocol()
+    a = add("a.parquet", {}, d_stats(), ts)
+    b = add("b.parquet", {}, d_stats(), ts + 1)
+    commits = [
+        [commit_info("WRITE", True, ts), proto, md, a],
+        [commit_info("WRITE", True, ts + 1), b],
+        [commit_info("WRITE", True, ts + 2), add("c.parquet", {}, d_stats(), ts + 2)],
+        [commit_info("DELETE", False, ts + 3)] +
+        [remove(p, ts + 3) for p in ("a.parquet", "b.parquet", "c.parquet")],
+    ]
+    write_log("writer_nan_ckpt", commits)
+    for v in (0, 1):
+        os.unlink(os.path.join(d, "%020d.json" % v))
+    name = "%020d.checkpoint.%s.json" % (1, "5f0c3d1e-8a2b-4c6d-9e0f-1a2b3c4d5e6f")
+    with open(os.path.join(d, name), "w") as f:
+        for act in [{"checkpointMetadata": {"version": 1}}, proto, md, a, b]:
+            f.write(json.dumps(act, separators=(",", ":")) + "\n")
+
+
 if __name__ == "__main__":
     ids_tables()
     colmap_table()
+    writer_nan_tables()
