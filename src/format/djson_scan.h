@@ -15,6 +15,7 @@
 #ifndef DELTACC_DJSON_SCAN_H
 #define DELTACC_DJSON_SCAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -72,6 +73,41 @@ dj_skip_ws(const unsigned char *p, const unsigned char *end)
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
 	return p;
+}
+
+/*
+ * At a container's opening byte *p: step over it and the white space after
+ * it; when the closing byte 'close' comes next, step over that too and
+ * return true (the container is empty).
+ */
+static inline bool
+dj_open_container(const unsigned char **p, const unsigned char *end,
+				  unsigned char close)
+{
+	const unsigned char *q = dj_skip_ws(*p + 1, end);
+	bool		empty = q < end && *q == close;
+
+	*p = empty ? q + 1 : q;
+	return empty;
+}
+
+/*
+ * After an array element or object member: step over the white space at
+ * *p and the ',' or closing byte 'close' that must follow, and return that
+ * byte; 0 (*p left after the white space) for anything else or the end of
+ * the input.
+ */
+static inline int
+dj_after_item(const unsigned char **p, const unsigned char *end,
+			  unsigned char close)
+{
+	const unsigned char *q = dj_skip_ws(*p, end);
+
+	*p = q;
+	if (q >= end || (*q != ',' && *q != close))
+		return 0;
+	*p = q + 1;
+	return *q;
 }
 
 /* Longest number token the parsers take (a longer one is refused). */
