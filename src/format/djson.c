@@ -49,18 +49,6 @@ skip_ws(DjParser *ps)
 	ps->p = dj_skip_ws(ps->p, ps->end);
 }
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool
 read_hex4(DjParser *ps, unsigned *cp)
 {
@@ -71,7 +59,7 @@ read_hex4(DjParser *ps, unsigned *cp)
 		return fail(ps, "truncated \\u escape");
 	for (i = 0; i < 4; i++)
 	{
-		int			h = hexval(ps->p[i]);
+		int			h = dj_hex_value(ps->p[i]);
 
 		if (h < 0)
 			return fail(ps, "invalid \\u escape");

@@ -28,6 +28,7 @@
 
 #include "common/fileio.h"
 #include "common/json_util.h"
+#include "format/djson_scan.h"
 #include "log/actions.h"
 #include "log/log_reader.h"
 
@@ -873,19 +874,6 @@ DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version)
 						  log->first_version, log->last_version));
 }
 
-/* Value of a hex digit, -1 if not one. */
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Decode RFC 2396 %XX escapes (palloc'd).  *ok = false on a malformed
  * escape or an encoded NUL byte.
@@ -903,8 +891,8 @@ delta_uri_decode(const char *in, bool *ok)
 	{
 		if (in[i] == '%')
 		{
-			int			h1 = (i + 2 < len) ? hex_digit(in[i + 1]) : -1;
-			int			h2 = (h1 >= 0) ? hex_digit(in[i + 2]) : -1;
+			int			h1 = (i + 2 < len) ? dj_hex_value((unsigned char) in[i + 1]) : -1;
+			int			h2 = (h1 >= 0) ? dj_hex_value((unsigned char) in[i + 2]) : -1;
 
 			if (h1 < 0 || h2 < 0 || (h1 == 0 && h2 == 0))
 			{
