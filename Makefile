@@ -24,7 +24,7 @@ FORMAT_OBJS = \
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it
 # (scripts/lint.py checks it).
-COMMON_OBJS = src/common/json_util.o src/common/subxact.o
+COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
 STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o
 ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o

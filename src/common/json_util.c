@@ -1518,12 +1518,10 @@ fj_keep(FjParser *ps, void *local, void **spill, uint32 *cap, uint32 n,
 static inline bool
 fj_after_item(FjParser *ps, char close, bool *more)
 {
-	fj_skip_ws(ps);
-	if (ps->p >= ps->end || (*ps->p != ',' && *ps->p != close))
-		return false;
-	*more = (*ps->p == ',');
-	ps->p++;
-	return true;
+	int			c = dj_after_item(&ps->p, ps->end, (unsigned char) close);
+
+	*more = c == ',';
+	return c != 0;
 }
 
 /* Parse an array at its '['. */
@@ -1536,11 +1534,7 @@ fj_array(FjParser *ps, DjValue *out, int depth)
 	uint32		n = 0;
 	bool		more;
 
-	ps->p++;
-	fj_skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == ']')
-		ps->p++;
-	else
+	if (!dj_open_container(&ps->p, ps->end, ']'))
 	{
 		do
 		{
@@ -1570,11 +1564,7 @@ fj_object(FjParser *ps, DjValue *out, int depth)
 	uint32		n = 0;
 	bool		more;
 
-	ps->p++;
-	fj_skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == '}')
-		ps->p++;
-	else
+	if (!dj_open_container(&ps->p, ps->end, '}'))
 	{
 		do
 		{

@@ -49,18 +49,6 @@ skip_ws(DjParser *ps)
 	ps->p = dj_skip_ws(ps->p, ps->end);
 }
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool
 read_hex4(DjParser *ps, unsigned *cp)
 {
@@ -71,7 +59,7 @@ read_hex4(DjParser *ps, unsigned *cp)
 		return fail(ps, "truncated \\u escape");
 	for (i = 0; i < 4; i++)
 	{
-		int			h = hexval(ps->p[i]);
+		int			h = dj_hex_value(ps->p[i]);
 
 		if (h < 0)
 			return fail(ps, "invalid \\u escape");
@@ -272,6 +260,30 @@ parse_string(DjParser *ps, const char **str, uint32_t *len)
 	return true;
 }
 
+/* The first byte from q on that is not a digit. */
+static inline const unsigned char *
+digits_end(const DjParser *ps, const unsigned char *q)
+{
+	return (const unsigned char *) dj_digit_run((const char *) q,
+												(const char *) ps->end);
+}
+
+/*
+ * The digit run of a fraction or exponent at q: *qp is set past it; false
+ * ("invalid number" at q) when no digit is there.
+ */
+static bool
+digits_after(DjParser *ps, const unsigned char **qp, const unsigned char *q)
+{
+	if (q >= ps->end || *q < '0' || *q > '9')
+	{
+		ps->p = q;
+		return fail(ps, "invalid number");
+	}
+	*qp = digits_end(ps, q + 1);
+	return true;
+}
+
 static bool
 parse_number(DjParser *ps, DjValue *out)
 {
@@ -286,33 +298,21 @@ parse_number(DjParser *ps, DjValue *out)
 	if (*q == '0')
 		q++;
 	else if (*q >= '1' && *q <= '9')
-		while (q < ps->end && *q >= '0' && *q <= '9')
-			q++;
+		q = digits_end(ps, q + 1);
 	else
 		return fail(ps, "invalid number");
 	if (q < ps->end && *q == '.')
 	{
-		q++;
-		if (q >= ps->end || *q < '0' || *q > '9')
-		{
-			ps->p = q;
-			return fail(ps, "invalid number");
-		}
-		while (q < ps->end && *q >= '0' && *q <= '9')
-			q++;
+		if (!digits_after(ps, &q, q + 1))
+			return false;
 	}
 	if (q < ps->end && (*q == 'e' || *q == 'E'))
 	{
 		q++;
 		if (q < ps->end && (*q == '+' || *q == '-'))
 			q++;
-		if (q >= ps->end || *q < '0' || *q > '9')
-		{
-			ps->p = q;
-			return fail(ps, "invalid number");
-		}
-		while (q < ps->end && *q >= '0' && *q <= '9')
-			q++;
+		if (!digits_after(ps, &q, q))
+			return false;
 	}
 	if ((size_t) (q - s) > DJ_MAX_NUMBER_LEN)
 		return fail(ps, "number too long");
@@ -377,18 +377,34 @@ scratch_push(DjParser *ps, Scratch *s, const void *item)
 	return true;
 }
 
+/*
+ * After an array element or object member: the white space and the ','
+ * (*more) or the closing byte (!*more) that must follow, consumed.
+ */
+static bool
+after_item(DjParser *ps, unsigned char close, bool *more)
+{
+	int			c = dj_after_item(&ps->p, ps->end, close);
+	bool		array = close == ']';
+
+	if (c == 0 && ps->p >= ps->end)
+		return fail(ps, array ? "unterminated array" : "unterminated object");
+	if (c == 0)
+		return fail(ps, array ? "expected ',' or ']' in array" :
+					"expected ',' or '}' in object");
+	*more = c == ',';
+	return true;
+}
+
 static bool
 parse_array(DjParser *ps, DjValue *out, int depth)
 {
 	Scratch		s = {NULL, 0, 0, sizeof(DjValue)};
+	bool		more;
 
-	ps->p++;					/* [ */
-	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == ']')
-		ps->p++;
-	else
+	if (!dj_open_container(&ps->p, ps->end, ']'))
 	{
-		for (;;)
+		do
 		{
 			DjValue		v;
 
@@ -396,21 +412,9 @@ parse_array(DjParser *ps, DjValue *out, int depth)
 				return false;
 			if (!scratch_push(ps, &s, &v))
 				return false;
-			skip_ws(ps);
-			if (ps->p >= ps->end)
-				return fail(ps, "unterminated array");
-			if (*ps->p == ',')
-			{
-				ps->p++;
-				continue;
-			}
-			if (*ps->p == ']')
-			{
-				ps->p++;
-				break;
-			}
-			return fail(ps, "expected ',' or ']' in array");
-		}
+			if (!after_item(ps, ']', &more))
+				return false;
+		} while (more);
 	}
 	out->type = DJ_ARRAY;
 	out->len = (uint32_t) s.n;
@@ -422,14 +426,11 @@ static bool
 parse_object(DjParser *ps, DjValue *out, int depth)
 {
 	Scratch		s = {NULL, 0, 0, sizeof(DjMember)};
+	bool		more;
 
-	ps->p++;					/* { */
-	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == '}')
-		ps->p++;
-	else
+	if (!dj_open_container(&ps->p, ps->end, '}'))
 	{
-		for (;;)
+		do
 		{
 			DjMember	m;
 
@@ -448,21 +449,9 @@ parse_object(DjParser *ps, DjValue *out, int depth)
 				return false;
 			if (!scratch_push(ps, &s, &m))
 				return false;
-			skip_ws(ps);
-			if (ps->p >= ps->end)
-				return fail(ps, "unterminated object");
-			if (*ps->p == ',')
-			{
-				ps->p++;
-				continue;
-			}
-			if (*ps->p == '}')
-			{
-				ps->p++;
-				break;
-			}
-			return fail(ps, "expected ',' or '}' in object");
-		}
+			if (!after_item(ps, '}', &more))
+				return false;
+		} while (more);
 	}
 	out->type = DJ_OBJECT;
 	out->len = (uint32_t) s.n;
@@ -523,33 +512,30 @@ dj_parse(const char *buf, size_t len, const FmtAllocator *alloc,
 	return true;
 }
 
-const DjValue *
-dj_get(const DjValue *obj, const char *key)
-{
-	uint32_t	i;
-	size_t		kl;
-
-	if (obj == NULL || obj->type != DJ_OBJECT)
-		return NULL;
-	kl = strlen(key);
-	for (i = obj->len; i > 0; i--)
-	{
-		const DjMember *m = &obj->u.members[i - 1];
-
-		if (m->keylen == kl && memcmp(m->key, key, kl) == 0)
-			return &m->value;
-	}
-	return NULL;
-}
-
 static int
 ascii_lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
 }
 
-const DjValue *
-dj_get_ci(const DjValue *obj, const char *key)
+/* Do the kl bytes at a and b match, ASCII letters compared caseless? */
+static bool
+keys_equal_ci(const char *a, const char *b, size_t kl)
+{
+	size_t		j;
+
+	for (j = 0; j < kl; j++)
+		if (ascii_lower((unsigned char) a[j]) != ascii_lower((unsigned char) b[j]))
+			return false;
+	return true;
+}
+
+/*
+ * dj_get and dj_get_ci: the last member of obj named key (ci: compared as
+ * keys_equal_ci does).  Inlined into both, so ci is a constant there.
+ */
+static inline const DjValue *
+find_member(const DjValue *obj, const char *key, bool ci)
 {
 	uint32_t	i;
 	size_t		kl;
@@ -560,17 +546,25 @@ dj_get_ci(const DjValue *obj, const char *key)
 	for (i = obj->len; i > 0; i--)
 	{
 		const DjMember *m = &obj->u.members[i - 1];
-		size_t		j;
 
-		if (m->keylen != kl)
-			continue;
-		for (j = 0; j < kl; j++)
-			if (ascii_lower((unsigned char) m->key[j]) != ascii_lower((unsigned char) key[j]))
-				break;
-		if (j == kl)
+		if (m->keylen == kl &&
+			(ci ? keys_equal_ci(m->key, key, kl) :
+			 memcmp(m->key, key, kl) == 0))
 			return &m->value;
 	}
 	return NULL;
+}
+
+const DjValue *
+dj_get(const DjValue *obj, const char *key)
+{
+	return find_member(obj, key, false);
+}
+
+const DjValue *
+dj_get_ci(const DjValue *obj, const char *key)
+{
+	return find_member(obj, key, true);
 }
 
 bool

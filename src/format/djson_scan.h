@@ -3,7 +3,8 @@
  * djson_scan.h
  *	  Byte tests and small token scanners shared by the JSON readers: djson.c,
  *	  the fast parser and string escaping of json_util.c, the statistics
- *	  scanner of stats.c, jshape.c and checkpoint.c.  Pure C99, header-only.
+ *	  scanner of stats.c, jshape.c, fastline.c and checkpoint.c.  Pure C99
+ *	  (SSE2 intrinsics where the compiler offers them), header-only.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -15,8 +16,20 @@
 #ifndef DELTACC_DJSON_SCAN_H
 #define DELTACC_DJSON_SCAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#define DJ_SSE2 1
+#include <emmintrin.h>
+#endif
+
+#if defined(__GNUC__)
+#define DJ_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define DJ_ALWAYS_INLINE inline
+#endif
 
 /*
  * Word-at-a-time tests on 8 bytes (exact for "is there any such byte").
@@ -72,6 +85,124 @@ dj_skip_ws(const unsigned char *p, const unsigned char *end)
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
 	return p;
+}
+
+/*
+ * At a container's opening byte *p: step over it and the white space after
+ * it; when the closing byte 'close' comes next, step over that too and
+ * return true (the container is empty).
+ */
+static inline bool
+dj_open_container(const unsigned char **p, const unsigned char *end,
+				  unsigned char close)
+{
+	const unsigned char *q = dj_skip_ws(*p + 1, end);
+	bool		empty = q < end && *q == close;
+
+	*p = empty ? q + 1 : q;
+	return empty;
+}
+
+/*
+ * After an array element or object member: step over the white space at
+ * *p and the ',' or closing byte 'close' that must follow, and return that
+ * byte; 0 (*p left after the white space) for anything else or the end of
+ * the input.
+ */
+static inline int
+dj_after_item(const unsigned char **p, const unsigned char *end,
+			  unsigned char close)
+{
+	const unsigned char *q = dj_skip_ws(*p, end);
+
+	*p = q;
+	if (q >= end || (*q != ',' && *q != close))
+		return 0;
+	*p = q + 1;
+	return *q;
+}
+
+/* The value of the hexadecimal digit c, or -1 when c is none. */
+static inline int
+dj_hex_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * dj_plain[c]: byte c stands for itself in a JSON string and needs no
+ * checking beyond this test: printable ASCII other than '"' and backslash
+ * (0x20 .. 0x7e less 0x22 and 0x5c).  The fast scanners accept a string
+ * whose bytes are all plain without decoding it.
+ */
+static const bool dj_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 0x10 */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x20: '"' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x30 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x40 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,	/* 0x50: '\\' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,	/* 0x60 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,	/* 0x70: DEL */
+	/* 0x80 .. 0xff: not plain */
+};
+
+#ifdef DJ_SSE2
+/*
+ * dj_special16: bit i set when byte p[i] (i < 16) is not plain (dj_plain):
+ * '"', backslash, a byte below 0x20 or from 0x7f on.  Reads p[0..15].
+ */
+static inline unsigned
+dj_special16(const unsigned char *p)
+{
+	__m128i		x = _mm_loadu_si128((const __m128i *) p);
+
+	/* bytes >= 0x80 are negative, so "signed < 0x20" catches them too */
+	return (unsigned) _mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+								  _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+					 _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+								  _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)))));
+}
+#endif
+
+/*
+ * The first byte from p on (before e) that is not plain, or e: a table
+ * lookup four bytes at a time (dj_plain_run4, for the short strings of
+ * statistics and keys), or first sixteen at a time with SSE2
+ * (dj_plain_span, for paths and other long values).
+ */
+static DJ_ALWAYS_INLINE const unsigned char *
+dj_plain_run4(const unsigned char *p, const unsigned char *e)
+{
+	while (e - p >= 4 && dj_plain[p[0]] && dj_plain[p[1]] &&
+		   dj_plain[p[2]] && dj_plain[p[3]])
+		p += 4;
+	while (p < e && dj_plain[*p])
+		p++;
+	return p;
+}
+
+static DJ_ALWAYS_INLINE const unsigned char *
+dj_plain_span(const unsigned char *p, const unsigned char *e)
+{
+#ifdef DJ_SSE2
+	while (e - p >= 16)
+	{
+		unsigned	m = dj_special16(p);
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return dj_plain_run4(p, e);
 }
 
 /* Longest number token the parsers take (a longer one is refused). */

@@ -15,6 +15,7 @@
 
 #include <zlib.h>
 
+#include "djson_scan.h"
 #include "dvfile.h"
 #include "z85.h"
 
@@ -63,18 +64,6 @@ dv_relative_path(const char *path_or_inline, size_t len, char *out,
 	return true;
 }
 
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool
 dv_uri_to_path(const char *uri, size_t len, char *out, size_t outsize,
 			   DvError *err)
@@ -101,8 +90,8 @@ dv_uri_to_path(const char *uri, size_t len, char *out, size_t outsize,
 
 		if (c == '%')
 		{
-			int			h1 = i + 1 < len ? hex_digit(uri[i + 1]) : -1;
-			int			h2 = i + 2 < len ? hex_digit(uri[i + 2]) : -1;
+			int			h1 = i + 1 < len ? dj_hex_value((unsigned char) uri[i + 1]) : -1;
+			int			h2 = i + 2 < len ? dj_hex_value((unsigned char) uri[i + 2]) : -1;
 
 			if (h1 < 0 || h2 < 0)
 				return dv_fail(err, i, "bad percent escape in deletion vector path");

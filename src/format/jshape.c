@@ -57,23 +57,14 @@ struct JsPiece
 	unsigned char short_lit[JS_SHORT_LIT];
 };
 
-/*
- * js_plain_tab[c]: c is printable ASCII other than '"' and backslash (a
- * byte a string slot may hold); filled by js_build, which every shape
- * passes before js_match can use it.
- */
-static bool js_plain_tab[256];
 static bool js_plain_ready = false;
 
+/* find out once whether the CPU has AVX2 */
 static void
 js_plain_init(void)
 {
-	int			c;
-
 	if (js_plain_ready)
 		return;
-	for (c = 0; c < 256; c++)
-		js_plain_tab[c] = (c >= 0x20 && c < 0x7f && c != '"' && c != '\\');
 #ifdef JS_AVX2
 	__builtin_cpu_init();
 	js_cpu_avx2 = __builtin_cpu_supports("avx2");
@@ -82,46 +73,12 @@ js_plain_init(void)
 	js_plain_ready = true;
 }
 
-#if defined(__SSE2__) && defined(__GNUC__)
-/* bit i set: byte i of the sixteen at p is not plain (js_plain_tab) */
-static inline unsigned
-js_special16(const unsigned char *p)
-{
-	__m128i		v = _mm_loadu_si128((const __m128i *) p);
-	/* signed: below 0x20, or 0x80 and above */
-	__m128i		ctl = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-	__m128i		del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
-	__m128i		quo = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-	__m128i		bsl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-
-	return (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ctl, del),
-													 _mm_or_si128(quo, bsl)));
-}
-#endif
-
-/* the first byte at or after p that is not plain (or end) */
+/* the first byte at or after p that is not plain (dj_plain), or end */
 static inline const char *
 js_plain_run(const char *p, const char *end)
 {
-	const unsigned char *q = (const unsigned char *) p;
-	const unsigned char *e = (const unsigned char *) end;
-
-#if defined(__SSE2__) && defined(__GNUC__)
-	while (e - q >= 16)
-	{
-		unsigned	m = js_special16(q);
-
-		if (m != 0)
-			return (const char *) q + __builtin_ctz(m);
-		q += 16;
-	}
-#endif
-	while (e - q >= 4 && js_plain_tab[q[0]] && js_plain_tab[q[1]] &&
-		   js_plain_tab[q[2]] && js_plain_tab[q[3]])
-		q += 4;
-	while (q < e && js_plain_tab[*q])
-		q++;
-	return (const char *) q;
+	return (const char *) dj_plain_span((const unsigned char *) p,
+										(const unsigned char *) end);
 }
 
 /*

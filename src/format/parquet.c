@@ -235,6 +235,12 @@ le64(const uint8_t *p)
 	return (uint64_t) le32(p) | ((uint64_t) le32(p + 4) << 32);
 }
 
+static uint32_t
+be32(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
+}
+
 static char *
 dup_str(const FmtAllocator *a, const uint8_t *s, uint32_t len, PqError *err)
 {
@@ -314,12 +320,8 @@ parse_time_unit(ThrReader *t, int type)
 	int			ft;
 	PqTimeUnit	u = PQ_MICROS;
 
-	if (type != THR_STRUCT)
-	{
-		thr_fail(t, "time unit is not a struct");
+	if (!thr_struct_enter(t, type, "time unit is not a struct"))
 		return u;
-	}
-	thr_struct_begin(t);
 	while (thr_field(t, &last, &ft, &id))
 	{
 		if (id == 1)
@@ -344,12 +346,8 @@ parse_time_type(ThrReader *t, int type, PqLogicalType *lt)
 				id;
 	int			ft;
 
-	if (type != THR_STRUCT)
-	{
-		thr_fail(t, "time type is not a struct");
+	if (!thr_struct_enter(t, type, "time type is not a struct"))
 		return;
-	}
-	thr_struct_begin(t);
 	while (thr_field(t, &last, &ft, &id))
 	{
 		if (id == 1)
@@ -371,12 +369,8 @@ parse_logical(ThrReader *t, int type, PqLogicalType *lt)
 	int			ft;
 
 	memset(lt, 0, sizeof(*lt));
-	if (type != THR_STRUCT)
-	{
-		thr_fail(t, "logical type is not a struct");
+	if (!thr_struct_enter(t, type, "logical type is not a struct"))
 		return;
-	}
-	thr_struct_begin(t);
 	while (thr_field(t, &last, &ft, &id))
 	{
 		switch (id)
@@ -404,12 +398,8 @@ parse_logical(ThrReader *t, int type, PqLogicalType *lt)
 					int			ft2;
 
 					lt->kind = PQ_LT_DECIMAL;
-					if (ft != THR_STRUCT)
-					{
-						thr_fail(t, "decimal type is not a struct");
+					if (!thr_struct_enter(t, ft, "decimal type is not a struct"))
 						break;
-					}
-					thr_struct_begin(t);
 					while (thr_field(t, &l2, &ft2, &id2))
 					{
 						if (id2 == 1)
@@ -443,12 +433,8 @@ parse_logical(ThrReader *t, int type, PqLogicalType *lt)
 					lt->kind = PQ_LT_INTEGER;
 					lt->bit_width = 32;
 					lt->is_signed = true;
-					if (ft != THR_STRUCT)
-					{
-						thr_fail(t, "integer type is not a struct");
+					if (!thr_struct_enter(t, ft, "integer type is not a struct"))
 						break;
-					}
-					thr_struct_begin(t);
 					while (thr_field(t, &l2, &ft2, &id2))
 					{
 						if (id2 == 1)
@@ -768,12 +754,8 @@ parse_column_meta(ThrReader *t, int type, ChunkMeta *cm)
 				id;
 	int			ft;
 
-	if (type != THR_STRUCT)
-	{
-		thr_fail(t, "column metadata is not a struct");
+	if (!thr_struct_enter(t, type, "column metadata is not a struct"))
 		return;
-	}
-	thr_struct_begin(t);
 	while (thr_field(t, &last, &ft, &id))
 	{
 		switch (id)
@@ -1306,6 +1288,18 @@ zstd_free_cb(void *opaque, void *p)
 	(void) p;
 }
 
+/* One raw LZ4 block that decompresses to exactly outlen bytes. */
+static bool
+lz4_raw(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
+{
+	int			n;
+
+	if (inlen > INT32_MAX || outlen > INT32_MAX)
+		return false;
+	n = LZ4_decompress_safe((const char *) in, (char *) out, (int) inlen, (int) outlen);
+	return n >= 0 && (size_t) n == outlen;
+}
+
 /* Hadoop's LZ4 framing: [be32 raw size][be32 compressed size][block]... */
 static bool
 lz4_hadoop(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
@@ -1320,7 +1314,7 @@ lz4_hadoop(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
 
 		if (inlen - ip < 8)
 			return false;
-		raw = ((uint32_t) in[ip] << 24) | ((uint32_t) in[ip + 1] << 16) | ((uint32_t) in[ip + 2] << 8) | in[ip + 3];
+		raw = be32(in + ip);
 		ip += 4;
 		while (raw > 0)
 		{
@@ -1328,7 +1322,7 @@ lz4_hadoop(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
 
 			if (inlen - ip < 4)
 				return false;
-			comp = ((uint32_t) in[ip] << 24) | ((uint32_t) in[ip + 1] << 16) | ((uint32_t) in[ip + 2] << 8) | in[ip + 3];
+			comp = be32(in + ip);
 			ip += 4;
 			if (comp > inlen - ip || comp > INT32_MAX || outlen - op > INT32_MAX)
 				return false;
@@ -1431,29 +1425,15 @@ decompress(PqReader *r, int codec, const uint8_t *in, size_t inlen, size_t outle
 				return out;
 			}
 		case CODEC_LZ4_RAW:
-			{
-				int			n;
-
-				if (inlen > INT32_MAX || outlen > INT32_MAX)
-					break;
-				n = LZ4_decompress_safe((const char *) in, (char *) out, (int) inlen, (int) outlen);
-				if (n < 0 || (size_t) n != outlen)
-					break;
+			if (lz4_raw(in, inlen, out, outlen))
 				return out;
-			}
+			break;
 		case CODEC_LZ4:
-			{
-				int			n;
-
-				if (lz4_hadoop(in, inlen, out, outlen))
-					return out;
-				if (inlen > INT32_MAX || outlen > INT32_MAX)
-					break;
-				n = LZ4_decompress_safe((const char *) in, (char *) out, (int) inlen, (int) outlen);
-				if (n < 0 || (size_t) n != outlen)
-					break;
+			/* Hadoop's framing or, as older writers did, a raw block */
+			if (lz4_hadoop(in, inlen, out, outlen) ||
+				lz4_raw(in, inlen, out, outlen))
 				return out;
-			}
+			break;
 		case CODEC_LZO:
 			pq_fail(err, "parquet codec LZO is not supported");
 			return NULL;
@@ -1693,13 +1673,12 @@ decode_levels(const uint8_t **pp, const uint8_t *end, int encoding, bool prefixe
 
 /* ---------- value decoding ---------- */
 
+/* Width in bytes of a numeric type's values (0 for the other types). */
 static size_t
-value_size(PqPhysicalType t)
+numeric_width(PqPhysicalType t)
 {
 	switch (t)
 	{
-		case PQ_BOOLEAN:
-			return 1;
 		case PQ_INT32:
 		case PQ_FLOAT:
 			return 4;
@@ -1707,29 +1686,61 @@ value_size(PqPhysicalType t)
 		case PQ_DOUBLE:
 			return 8;
 		default:
-			return sizeof(PqBytes);
+			return 0;
 	}
+}
+
+/* Size of one decoded value's slot: the number, a bool byte or a PqBytes. */
+static size_t
+value_size(PqPhysicalType t)
+{
+	size_t		w = numeric_width(t);
+
+	if (t == PQ_BOOLEAN)
+		return 1;
+	return w != 0 ? w : sizeof(PqBytes);
 }
 
 /* Width in bytes of one plain fixed-width value (0 for BYTE_ARRAY). */
 static size_t
 plain_width(const PqSchemaNode *leaf)
 {
-	switch (leaf->type)
+	if (leaf->type == PQ_INT96)
+		return 12;
+	if (leaf->type == PQ_FIXED_LEN_BYTE_ARRAY)
+		return (size_t) leaf->type_length;
+	return numeric_width(leaf->type);
+}
+
+/*
+ * n little-endian values of w bytes (4 or 8) from p into out as native
+ * ones: a plain copy on a little-endian machine.
+ */
+static inline void
+copy_le(uint8_t *out, const uint8_t *p, uint64_t n, size_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n > 0)
+		memcpy(out, p, (size_t) n * w);
+#else
+	uint64_t	i;
+
+	for (i = 0; i < n; i++)
 	{
-		case PQ_INT32:
-		case PQ_FLOAT:
-			return 4;
-		case PQ_INT64:
-		case PQ_DOUBLE:
-			return 8;
-		case PQ_INT96:
-			return 12;
-		case PQ_FIXED_LEN_BYTE_ARRAY:
-			return (size_t) leaf->type_length;
-		default:
-			return 0;
+		if (w == 4)
+		{
+			uint32_t	v = le32(p + 4 * i);
+
+			memcpy(out + 4 * i, &v, 4);
+		}
+		else
+		{
+			uint64_t	v = le64(p + 8 * i);
+
+			memcpy(out + 8 * i, &v, 8);
+		}
 	}
+#endif
 }
 
 /* PLAIN: n values from p..end into out (esize-sized slots). */
@@ -1751,27 +1762,16 @@ decode_plain(const PqSchemaNode *leaf, const uint8_t *p, const uint8_t *end,
 			break;
 		case PQ_INT32:
 		case PQ_FLOAT:
-			if (n > avail / 4)
-				return pq_fail(err, "parquet values truncated");
-			for (i = 0; i < n; i++)
-			{
-				uint32_t	v = le32(p + 4 * i);
-
-				memcpy(out + 4 * i, &v, 4);
-			}
-			p += 4 * n;
-			break;
 		case PQ_INT64:
 		case PQ_DOUBLE:
-			if (n > avail / 8)
-				return pq_fail(err, "parquet values truncated");
-			for (i = 0; i < n; i++)
 			{
-				uint64_t	v = le64(p + 8 * i);
+				size_t		w = plain_width(leaf);
 
-				memcpy(out + 8 * i, &v, 8);
+				if (n > avail / w)
+					return pq_fail(err, "parquet values truncated");
+				copy_le(out, p, n, w);
+				p += w * n;
 			}
-			p += 8 * n;
 			break;
 		case PQ_INT96:
 		case PQ_FIXED_LEN_BYTE_ARRAY:
@@ -2200,18 +2200,14 @@ parse_page_header(const uint8_t *p, size_t len, PageHeader *h, size_t *hlen, PqE
 			case 5:
 			case 7:
 			case 8:
-				if (ft != THR_STRUCT)
-				{
-					thr_fail(&t, "page header member is not a struct");
+				if (!thr_struct_enter(&t, ft, "page header member is not a struct"))
 					break;
-				}
 				if (id == 5)
 					h->have_data = true;
 				else if (id == 7)
 					h->have_dict = true;
 				else
 					h->have_v2 = true;
-				thr_struct_begin(&t);
 				while (thr_field(&t, &l2, &ft2, &id2))
 				{
 					if (id == 5)

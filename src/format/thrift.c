@@ -112,6 +112,15 @@ thr_struct_end(ThrReader *r)
 		r->depth--;
 }
 
+bool
+thr_struct_enter(ThrReader *r, int type, const char *not_struct)
+{
+	if (type != THR_STRUCT)
+		return thr_fail(r, not_struct);
+	thr_struct_begin(r);
+	return true;
+}
+
 void
 thr_container_end(ThrReader *r)
 {

@@ -89,6 +89,15 @@ extern bool thr_struct_begin(ThrReader *r);
 extern void thr_struct_end(ThrReader *r);
 
 /*
+ * Enter the struct value of a field (or element) whose header announced
+ * 'type': false after latching not_struct (a constant phrase such as
+ * "column metadata is not a struct") when it is not a struct; else true,
+ * after thr_struct_begin (the caller reads the fields, then calls
+ * thr_struct_end).
+ */
+extern bool thr_struct_enter(ThrReader *r, int type, const char *not_struct);
+
+/*
  * Read the next field header of the current struct.  Returns false at the
  * STOP byte (or on error).  *last_id carries the previous field id (start
  * with 0) for the delta encoding.  For a bool field, *type is THR_TRUE or

@@ -905,44 +905,83 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	return result;
 }
 
+/* A text column of a result row: s, or SQL NULL when s is NULL. */
+static void
+text_or_null(const char *s, Datum *value, bool *isnull)
+{
+	if (s != NULL)
+		*value = CStringGetTextDatum(s);
+	else
+		*isnull = true;
+}
+
+/* The columns of one row of conflicts() and explain_conflicts(). */
+#define DECISION_MAX_COLS 6
+typedef void (*DecisionRowFn) (const ConflictDecision *d, Datum *values,
+							   bool *nulls);
+
+/* A row of deltacc.conflicts: a conflict Delta would raise. */
+static void
+conflict_row(const ConflictDecision *d, Datum *values, bool *nulls)
+{
+	values[0] = Int64GetDatum(d->winning_version);
+	values[1] = CStringGetTextDatum(d->operation);
+	values[2] = CStringGetTextDatum(d->exception);
+	text_or_null(d->path, &values[3], &nulls[3]);
+	text_or_null(d->partition_hint, &values[4], &nulls[4]);
+	values[5] = CStringGetTextDatum(d->reason);
+}
+
+/* A row of deltacc.explain_conflicts: any decision, with its reason. */
+static void
+explain_row(const ConflictDecision *d, Datum *values, bool *nulls)
+{
+	values[0] = Int64GetDatum(d->winning_version);
+	values[1] = CStringGetTextDatum(conflict_check_name(d->check));
+	text_or_null(d->path, &values[2], &nulls[2]);
+	values[3] = CStringGetTextDatum(conflict_decision_name(d->decision));
+	if (d->decision == DECISION_CONFLICT)
+		values[4] = CStringGetTextDatum(psprintf("%s: %s", d->exception,
+												 d->reason));
+	else
+		values[4] = CStringGetTextDatum(d->reason);
+}
+
+/*
+ * Run the check and return its decisions as a materialized set, one row
+ * (filled by fill) per decision, or per conflict when conflicts_only.
+ */
+static Datum
+decision_rows(FunctionCallInfo fcinfo, bool conflicts_only, DecisionRowFn fill)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ConflictResult *res;
+	int			i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	res = run_check(fcinfo, conflicts_only);
+	for (i = 0; i < res->n; i++)
+	{
+		const ConflictDecision *d = &res->rows[i];
+		Datum		values[DECISION_MAX_COLS];
+		bool		nulls[DECISION_MAX_COLS];
+
+		if (conflicts_only && d->decision != DECISION_CONFLICT)
+			continue;
+		memset(nulls, 0, sizeof(nulls));
+		fill(d, values, nulls);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
 /*
  * deltacc.conflicts(...): the conflicts Delta would raise, in order.
  */
 Datum
 deltacc_conflicts(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ConflictResult *res;
-	int			i;
-
-#define CONFLICTS_COLS 6
-	InitMaterializedSRF(fcinfo, 0);
-	res = run_check(fcinfo, true);
-	for (i = 0; i < res->n; i++)
-	{
-		ConflictDecision *d = &res->rows[i];
-		Datum		values[CONFLICTS_COLS];
-		bool		nulls[CONFLICTS_COLS];
-
-		if (d->decision != DECISION_CONFLICT)
-			continue;
-		memset(nulls, 0, sizeof(nulls));
-		values[0] = Int64GetDatum(d->winning_version);
-		values[1] = CStringGetTextDatum(d->operation);
-		values[2] = CStringGetTextDatum(d->exception);
-		if (d->path)
-			values[3] = CStringGetTextDatum(d->path);
-		else
-			nulls[3] = true;
-		if (d->partition_hint)
-			values[4] = CStringGetTextDatum(d->partition_hint);
-		else
-			nulls[4] = true;
-		values[5] = CStringGetTextDatum(d->reason);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-#undef CONFLICTS_COLS
-	return (Datum) 0;
+	return decision_rows(fcinfo, true, conflict_row);
 }
 
 /*
@@ -951,36 +990,7 @@ deltacc_conflicts(PG_FUNCTION_ARGS)
 Datum
 deltacc_explain_conflicts(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ConflictResult *res;
-	int			i;
-
-#define EXPLAIN_COLS 5
-	InitMaterializedSRF(fcinfo, 0);
-	res = run_check(fcinfo, false);
-	for (i = 0; i < res->n; i++)
-	{
-		ConflictDecision *d = &res->rows[i];
-		Datum		values[EXPLAIN_COLS];
-		bool		nulls[EXPLAIN_COLS];
-
-		memset(nulls, 0, sizeof(nulls));
-		values[0] = Int64GetDatum(d->winning_version);
-		values[1] = CStringGetTextDatum(conflict_check_name(d->check));
-		if (d->path)
-			values[2] = CStringGetTextDatum(d->path);
-		else
-			nulls[2] = true;
-		values[3] = CStringGetTextDatum(conflict_decision_name(d->decision));
-		if (d->decision == DECISION_CONFLICT)
-			values[4] = CStringGetTextDatum(psprintf("%s: %s", d->exception,
-													 d->reason));
-		else
-			values[4] = CStringGetTextDatum(d->reason);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-#undef EXPLAIN_COLS
-	return (Datum) 0;
+	return decision_rows(fcinfo, false, explain_row);
 }
 
 /*

@@ -37,6 +37,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
+#include "common/fileio.h"
 #include "common/json_util.h"
 #include "format/parquet.h"
 #include "log/log_reader.h"
@@ -237,7 +238,7 @@ parquet_list_dir(const char *dir, int *n_out)
 		if (de->d_name[0] == '.' || de->d_name[0] == '_')
 			continue;
 		full = psprintf("%s/%s", dir, de->d_name);
-		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode))
+		if (!DeltaIsRegularFile(full, &st))
 			continue;
 		if (n == cap)
 		{

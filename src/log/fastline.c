@@ -32,19 +32,14 @@
 static bool fl_avx2 = false;
 #endif
 
-bool		fl_plain[256];
 static bool fl_ready = false;
 
-/* fill fl_plain once (see fastline.h); find out whether AVX2 is there */
+/* find out once whether AVX2 is there (see fastline.h) */
 void
 fl_init(void)
 {
-	int			k;
-
 	if (likely(fl_ready))
 		return;
-	for (k = 0; k < 256; k++)
-		fl_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
 #ifdef FL_AVX2
 	__builtin_cpu_init();
 	fl_avx2 = __builtin_cpu_supports("avx2");
@@ -56,8 +51,7 @@ fl_init(void)
 static inline bool
 is_hex(char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-		(c >= 'A' && c <= 'F');
+	return dj_hex_value((unsigned char) c) >= 0;
 }
 
 /*
@@ -85,9 +79,9 @@ escape_len(const unsigned char *q, const unsigned char *e)
 	return 6;
 }
 
-#if defined(__SSE2__)
+#ifdef DJ_SSE2
 /*
- * walk_flagged: the flagged bytes m (fl_special16's kind) of the
+ * walk_flagged: the flagged bytes m (dj_special16's kind) of the
  * width-byte block at p, one by one.  Returns 1 at the closing quote (*pp
  * past it), -1 for a byte or escape outside the subset, 0 when the block
  * is done; *next (the block's end on entry) moves past an escape that ran
@@ -170,7 +164,7 @@ skip_escape_run(const unsigned char **pp, const unsigned char *e)
 
 	while (e - p >= 16)
 	{
-		unsigned	m = fl_special16(p);
+		unsigned	m = dj_special16(p);
 		const unsigned char *next = p + 16;
 		int			r;
 
@@ -225,7 +219,7 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 	{
 		__m256i		x = _mm256_loadu_si256((const __m256i *) p);
 		uint32		b = (uint32) _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, bslash));
-		/* flagged: as fl_special16 (signed: 0x80 and above are below 0x20) */
+		/* flagged: as dj_special16 (signed: 0x80 and above are below 0x20) */
 		uint32		m = b | (uint32) _mm256_movemask_epi8(
 			_mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, quote),
 											_mm256_cmpgt_epi8(space, x)),
@@ -274,7 +268,7 @@ fl_skip_string(const char **pp, const char *end)
 	const unsigned char *p = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
 
-#if defined(__SSE2__)
+#ifdef DJ_SSE2
 #ifdef FL_AVX2
 	switch (fl_avx2 ? skip_escape_run_avx2(&p, e) : skip_escape_run(&p, e))
 #else
@@ -296,11 +290,7 @@ fl_skip_string(const char **pp, const char *end)
 		int			n;
 
 		/* runs of plain bytes, four at a time */
-		while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
-			   fl_plain[p[2]] && fl_plain[p[3]])
-			p += 4;
-		while (p < e && fl_plain[*p])
-			p++;
+		p = dj_plain_run4(p, e);
 		if (p >= e)
 			break;
 		c = *p;
@@ -521,7 +511,7 @@ fl_plain_int(const char **pp, const char *end, int64 *out)
 }
 
 /*
- * Copy the plain bytes from *pp on (fl_plain_span) to *op, moving both
+ * Copy the plain bytes from *pp on (dj_plain_span) to *op, moving both
  * past them.  Sixteen bytes are copied at a time and the plain part kept,
  * so a run between two escapes costs no memcpy call; the copy never writes
  * beyond the output the bytes so far consumed plus sixteen, which
@@ -534,10 +524,10 @@ fl_copy_plain(const unsigned char **pp, const unsigned char *e, char **op)
 	char	   *o = *op;
 	const unsigned char *run;
 
-#if defined(__SSE2__)
+#ifdef DJ_SSE2
 	while (e - p >= 16)
 	{
-		unsigned	m = fl_special16(p);
+		unsigned	m = dj_special16(p);
 
 		memcpy(o, p, 16);
 		if (m != 0)
@@ -552,7 +542,7 @@ fl_copy_plain(const unsigned char **pp, const unsigned char *e, char **op)
 		o += 16;
 	}
 #endif
-	run = fl_plain_span(p, e);
+	run = dj_plain_span(p, e);
 	memcpy(o, p, run - p);
 	*op = o + (run - p);
 	*pp = run;

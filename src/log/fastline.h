@@ -31,30 +31,23 @@
 
 #include "port/pg_bitutils.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "format/djson_scan.h"
+
 
 #define FL_MAX_DEPTH 32
 
 /*
- * fl_plain[c]: byte c stands for itself in a string of the subset
- * (printable ASCII other than '"' and backslash).  Filled by fl_init.  (The
- * bytes that may follow a backslash, 'u' aside, are djson_scan.h's
- * dj_escape_byte.)
+ * Find out whether the CPU has AVX2 (cheap after the first call); call
+ * before any scanner.
  */
-extern bool fl_plain[256];
-
-/* Fill the tables (cheap after the first call); call before any scanner. */
 extern void fl_init(void);
 
 /* Skip JSON white space; returns the first other byte (or end). */
 static inline const char *
 fl_skip_ws(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
+	return (const char *) dj_skip_ws((const unsigned char *) p,
+									 (const unsigned char *) end);
 }
 
 /*
@@ -106,50 +99,6 @@ fl_line_closes(const char *p, const char *end)
 	return fl_skip_ws(p + 1, end) == end;
 }
 
-#if defined(__SSE2__)
-/*
- * fl_special16: bit i set when byte p[i] (i < 16) is not in fl_plain: '"',
- * backslash, a byte below 0x20 or from 0x7f on.  Reads p[0..15].
- */
-static inline unsigned
-fl_special16(const unsigned char *p)
-{
-	__m128i		x = _mm_loadu_si128((const __m128i *) p);
-
-	/* bytes >= 0x80 are negative, so "signed < 0x20" catches them too */
-	return (unsigned) _mm_movemask_epi8(
-		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-								  _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
-					 _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-								  _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)))));
-}
-#endif
-
-/*
- * fl_plain_span: the first byte from p on (before e) that is not in
- * fl_plain, or e.
- */
-static pg_attribute_always_inline const unsigned char *
-fl_plain_span(const unsigned char *p, const unsigned char *e)
-{
-#if defined(__SSE2__)
-	while (e - p >= 16)
-	{
-		unsigned	m = fl_special16(p);
-
-		if (m != 0)
-			return p + pg_rightmost_one_pos32(m);
-		p += 16;
-	}
-#endif
-	while (e - p >= 4 && fl_plain[p[0]] && fl_plain[p[1]] &&
-		   fl_plain[p[2]] && fl_plain[p[3]])
-		p += 4;
-	while (p < e && fl_plain[*p])
-		p++;
-	return p;
-}
-
 /*
  * fl_plain_string: a string without escapes at *pp (the opening quote):
  * *s / *len get its bytes between the quotes (pointing into the input),
@@ -161,7 +110,7 @@ fl_plain_string(const char **pp, const char *end, const char **s, int *len)
 {
 	const unsigned char *start = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
-	const unsigned char *p = fl_plain_span(start, e);
+	const unsigned char *p = dj_plain_span(start, e);
 
 	if (p >= e || *p != '"')
 		return false;			/* an escape, a control or non-ASCII byte */

@@ -15,7 +15,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,9 +25,10 @@
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
-#include "utils/wait_event.h"
 
+#include "common/fileio.h"
 #include "common/json_util.h"
+#include "format/djson_scan.h"
 #include "log/actions.h"
 #include "log/log_reader.h"
 
@@ -91,111 +91,6 @@ log_reader_init(void)
 							PGC_SUSET,
 							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
-}
-
-/*
- * The SQLSTATE for a failed open/stat of a file in a Delta table, given
- * its errno.  Like errcode_for_file_access(), except that the errnos it
- * leaves at XX000 (internal error) get a real class: a symlink loop or a
- * device planted in a table is bad input, not a bug.  Take it before
- * ereport (which forbids errno in its arguments); it leaves errno alone,
- * so %m still reports the failure.
- */
-int
-DeltaFileErrcode(int err)
-{
-	switch (err)
-	{
-		case EPERM:
-		case EACCES:
-		case EROFS:
-			return ERRCODE_INSUFFICIENT_PRIVILEGE;
-		case ENOENT:
-			return ERRCODE_UNDEFINED_FILE;
-		case ENOTDIR:
-		case EISDIR:
-		case ELOOP:
-		case ENXIO:
-		case ENODEV:
-			return ERRCODE_WRONG_OBJECT_TYPE;
-		case ENAMETOOLONG:
-			return ERRCODE_NAME_TOO_LONG;
-		case ENFILE:
-		case EMFILE:
-		case ENOMEM:
-			return ERRCODE_INSUFFICIENT_RESOURCES;
-		default:
-			return ERRCODE_IO_ERROR;
-	}
-}
-
-/*
- * The checks of DeltaOpenRegularFile and DeltaOpenRegularVfd on what the
- * open returned (fd, and the virtual file 'file' when there is one, else
- * -1): ERROR when the open failed, fstat fails or it is not a regular file.
- * The virtual file is closed before an ERROR (abort would not close it).
- */
-static void
-open_regular_check(int fd, File file, const char *what,
-				   const char *display_name, struct stat *st)
-{
-	int			code;
-	int			save_errno;
-
-	if (fd < 0)
-	{
-		code = DeltaFileErrcode(errno);
-		ereport(ERROR,
-				errcode(code),
-				errmsg("could not open %s \"%s\": %m", what, display_name));
-	}
-	if (fstat(fd, st) < 0)
-	{
-		save_errno = errno;
-		if (file >= 0)
-			FileClose(file);
-		errno = save_errno;
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat %s \"%s\": %m", what, display_name));
-	}
-	if (!S_ISREG(st->st_mode))
-	{
-		if (file >= 0)
-			FileClose(file);
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("%s \"%s\" is not a regular file", what, display_name));
-	}
-}
-
-/*
- * See log_reader.h.  O_NONBLOCK: opening a FIFO planted in the table must
- * not block the backend beyond the reach of cancel; the S_ISREG check then
- * refuses it.  (No effect on regular files.)
- */
-int
-DeltaOpenRegularFile(const char *abs_path, const char *what,
-					 const char *display_name, struct stat *st)
-{
-	int			fd;
-
-	fd = OpenTransientFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	open_regular_check(fd, -1, what, display_name, st);
-	return fd;
-}
-
-/* See log_reader.h. */
-File
-DeltaOpenRegularVfd(const char *abs_path, const char *what,
-					const char *display_name, struct stat *st)
-{
-	File		file;
-
-	file = PathNameOpenFile(abs_path, O_RDONLY | O_NONBLOCK | PG_BINARY);
-	open_regular_check(file < 0 ? -1 : FileGetRawDesc(file), file, what,
-					   display_name, st);
-	return file;
 }
 
 /*
@@ -460,7 +355,7 @@ read_last_checkpoint(DeltaLog *log)
 	MemoryContext tmp;
 	MemoryContext old;
 
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (!DeltaIsRegularFile(path, &st))
 		return;
 	log->last_checkpoint.present = true;
 	if (st.st_size > 1024 * 1024)
@@ -652,77 +547,6 @@ DeltaLogOpen(const char *table_path)
 
 	read_last_checkpoint(log);
 	return log;
-}
-
-/*
- * Largest single read of DeltaPreadLoop: a whole-file read of a big commit
- * (DeltaReadWholeFile) checks for cancel at least every 8 MB, and FileRead's
- * int count is never exceeded.
- */
-#define DELTA_PREAD_MAX (8 * 1024 * 1024)
-
-/*
- * See log_reader.h.  (FileRead retries EINTR itself.)
- */
-ssize_t
-DeltaPreadLoop(int fd, File file, char *buf, Size len, off_t offset)
-{
-	Size		done = 0;
-
-	Assert((fd >= 0) != (file >= 0));
-	while (done < len)
-	{
-		ssize_t		n;
-		Size		chunk;
-
-		CHECK_FOR_INTERRUPTS();
-		chunk = Min(len - done, (Size) DELTA_PREAD_MAX);
-		if (file >= 0)
-			n = FileRead(file, buf + done, (int) chunk, offset + (off_t) done,
-						 WAIT_EVENT_DATA_FILE_READ);
-		else
-			n = pg_pread(fd, buf + done, chunk, offset + (off_t) done);
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;				/* end of file */
-		done += (Size) n;
-	}
-	return (ssize_t) done;
-}
-
-/* DeltaReadAtMost and DeltaFileReadAtMost (see log_reader.h). */
-static Size
-read_at_most(int fd, File file, char *buf, Size len, off_t offset,
-			 const char *what, const char *display_name)
-{
-	ssize_t		done = DeltaPreadLoop(fd, file, buf, len, offset);
-
-	if (done < 0)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not read %s \"%s\": %m", what, display_name));
-	return (Size) done;
-}
-
-/* See log_reader.h. */
-Size
-DeltaReadAtMost(int fd, char *buf, Size len, off_t offset, const char *what,
-				const char *display_name)
-{
-	return read_at_most(fd, -1, buf, len, offset, what, display_name);
-}
-
-/* See log_reader.h. */
-Size
-DeltaFileReadAtMost(File file, char *buf, Size len, off_t offset,
-					const char *what, const char *display_name)
-{
-	return read_at_most(-1, file, buf, len, offset, what, display_name);
 }
 
 /*
@@ -1050,19 +874,6 @@ DeltaLogCheckCommitAvailable(const DeltaLog *log, int64 version)
 						  log->first_version, log->last_version));
 }
 
-/* Value of a hex digit, -1 if not one. */
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Decode RFC 2396 %XX escapes (palloc'd).  *ok = false on a malformed
  * escape or an encoded NUL byte.
@@ -1080,8 +891,8 @@ delta_uri_decode(const char *in, bool *ok)
 	{
 		if (in[i] == '%')
 		{
-			int			h1 = (i + 2 < len) ? hex_digit(in[i + 1]) : -1;
-			int			h2 = (h1 >= 0) ? hex_digit(in[i + 2]) : -1;
+			int			h1 = (i + 2 < len) ? dj_hex_value((unsigned char) in[i + 1]) : -1;
+			int			h2 = (h1 >= 0) ? dj_hex_value((unsigned char) in[i + 2]) : -1;
 
 			if (h1 < 0 || h2 < 0 || (h1 == 0 && h2 == 0))
 			{

@@ -89,37 +89,6 @@ extern int	deltacc_max_log_line_bytes;
 extern void log_reader_init(void);
 
 /*
- * SQLSTATE for a failed open/stat of a table file from its errno: like
- * errcode_for_file_access() but never XX000 (ELOOP, ENXIO, ... are bad
- * input).  Take it before ereport: code = DeltaFileErrcode(errno), then
- * errcode(code); errno is left alone for %m.
- */
-extern int	DeltaFileErrcode(int err);
-
-/*
- * Open a table file for reading (OpenTransientFile, O_NONBLOCK; close it
- * with CloseTransientFile, or it is closed at transaction end) and fstat it
- * into *st.  ERRORs naming "<what> \"<display_name>\"": open failure
- * (DeltaFileErrcode), fstat failure, not a regular file
- * (ERRCODE_WRONG_OBJECT_TYPE).  Added by golden: the one open/fstat/S_ISREG
- * sequence of log_reader.c, deletion_vector.c and checkpoint.c.
- */
-struct stat;
-extern int	DeltaOpenRegularFile(const char *abs_path, const char *what,
-								 const char *display_name, struct stat *st);
-
-/*
- * DeltaOpenRegularFile for a file kept open across calls: a virtual file
- * (PathNameOpenFile) the caller must FileClose, typically from a reset
- * callback of the memory context that holds it.  (Transaction abort closes
- * every OpenTransientFile descriptor first, so such a callback would close
- * a stale number; abort leaves virtual files alone.)  Same checks and
- * ERRORs; the file is closed before any ERROR raised after the open.
- */
-extern File DeltaOpenRegularVfd(const char *abs_path, const char *what,
-								const char *display_name, struct stat *st);
-
-/*
  * ERROR (ERRCODE_INSUFFICIENT_PRIVILEGE) unless the current user has the
  * privileges of pg_read_server_files.  Every file-reading SQL function calls
  * this (DeltaLogOpen does it too).
@@ -215,28 +184,6 @@ extern void DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
  * CurrentMemoryContext).
  */
 extern DjValue DeltaLogParseLine(const char *line, Size len);
-
-/*
- * The one pread loop of the project: read up to len bytes at offset into
- * the caller's buf from the raw descriptor fd (file < 0) or the virtual
- * file 'file' (fd < 0), stopping early only at end of file.  Reads at
- * most 8 MB at a time and checks for interrupts before every read.  Returns
- * the count read, or -1 with errno set on a read error.
- */
-extern ssize_t DeltaPreadLoop(int fd, File file, char *buf, Size len,
-							  off_t offset);
-
-/*
- * DeltaPreadLoop on a raw descriptor (DeltaReadAtMost) or a virtual file
- * (DeltaFileReadAtMost): returns the count read (the caller decides
- * whether a short read is an error); a read error is an ERROR naming
- * "<what> \"<display_name>\"".  Used by the lazy snapshot's re-reads, the
- * deletion vector reader and DeltaReadWholeFile.
- */
-extern Size DeltaReadAtMost(int fd, char *buf, Size len, off_t offset,
-							const char *what, const char *display_name);
-extern Size DeltaFileReadAtMost(File file, char *buf, Size len, off_t offset,
-								const char *what, const char *display_name);
 
 /* Same, with the tree in an arena (reset first; see json_util.h). */
 extern DjValue DeltaLogParseLineArena(DcArena *arena, const char *line,

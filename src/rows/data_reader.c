@@ -32,6 +32,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "common/fileio.h"
 #include "common/json_util.h"
 #include "log/log_reader.h"
 #include "rows/data_reader.h"
@@ -660,23 +661,6 @@ dr_parquet_error(const char *display_path, const PqError *err)
 }
 
 /*
- * DeltaPqReadAt, DeltaPqReadAtVfd: see data_reader.h.
- */
-int
-DeltaPqReadAt(void *ctx, uint64_t off, size_t len, void *buf)
-{
-	return DeltaPreadLoop(*(int *) ctx, -1, buf, len, (off_t) off) ==
-		(ssize_t) len ? 0 : -1;
-}
-
-int
-DeltaPqReadAtVfd(void *ctx, uint64_t off, size_t len, void *buf)
-{
-	return DeltaPreadLoop(-1, *(File *) ctx, buf, len, (off_t) off) ==
-		(ssize_t) len ? 0 : -1;
-}
-
-/*
  * DeltaDataFileSize: see data_reader.h.
  */
 int64
@@ -684,22 +668,7 @@ DeltaDataFileSize(const char *abs_path, const char *display_path)
 {
 	struct stat st;
 
-	if (stat(abs_path, &st) != 0)
-	{
-		/* errcode_for_file_access maps e.g. ENAMETOOLONG to XX000 */
-		if (errno == ENOENT || errno == EACCES || errno == EPERM ||
-			errno == ENOTDIR)
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not stat data file \"%s\": %m", display_path));
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_FILE),
-				errmsg("could not stat data file \"%s\": %m", display_path));
-	}
-	if (!S_ISREG(st.st_mode))
-		ereport(ERROR,
-				errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				errmsg("data file \"%s\" is not a regular file", display_path));
+	DeltaStatRegularFile(abs_path, "data file", display_path, &st);
 	return (int64) st.st_size;
 }
 

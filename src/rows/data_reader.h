@@ -23,17 +23,6 @@
 #include "stats/stats.h"
 
 /*
- * PqReadAtFn over an open file: ctx points to the int file descriptor
- * (DeltaPqReadAt) or to the virtual File (DeltaPqReadAtVfd).  Reads exactly
- * len bytes at off (DeltaPreadLoop: retried on EINTR and short reads,
- * cancel checked between reads); returns -1 on an error or end of file
- * (the Parquet reader then reports "could not read file").  Shared by data
- * files and checkpoints.
- */
-extern int	DeltaPqReadAt(void *ctx, uint64_t off, size_t len, void *buf);
-extern int	DeltaPqReadAtVfd(void *ctx, uint64_t off, size_t len, void *buf);
-
-/*
  * Convert v to the Datum of f's PostgreSQL type in the current context;
  * false when v's kind does not fit the type.
  */

@@ -30,6 +30,7 @@
 #include "utils/jsonb.h"
 
 #include "common/compat.h"
+#include "common/fileio.h"
 #include "common/json_util.h"
 #include "format/dvfile.h"
 #include "log/actions.h"

@@ -40,6 +40,7 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
+#include "common/fileio.h"
 #include "common/json_util.h"
 #include "common/subxact.h"
 #include "format/djson_scan.h"

@@ -35,6 +35,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
+#include "common/fileio.h"
 #include "common/json_util.h"
 #include "log/actions.h"
 #include "log/fastline.h"

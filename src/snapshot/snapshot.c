@@ -28,6 +28,7 @@
 #include "storage/fd.h"
 #include "utils/memutils.h"
 
+#include "common/fileio.h"
 #include "common/json_util.h"
 #include "log/actions.h"
 #include "log/fastline.h"

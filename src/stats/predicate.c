@@ -227,10 +227,17 @@ k_new(KKind kind)
 	return k;
 }
 
-/* AND of a list (NULL members already removed); flattens nested ANDs. */
+/*
+ * AND (kind K_AND) or OR (K_OR) of a list of built nodes (NULL members
+ * already removed): flattens nested nodes of the same kind, drops the
+ * identity constant (TRUE for AND, FALSE for OR) and returns the absorbing
+ * one (FALSE for AND, TRUE for OR) when a member is it.
+ */
 static KNode *
-k_and(List *args)
+k_junction(KKind kind, List *args)
 {
+	KKind		identity = kind == K_AND ? K_TRUE : K_FALSE;
+	KKind		absorbing = kind == K_AND ? K_FALSE : K_TRUE;
 	List	   *flat = NIL;
 	ListCell   *lc;
 	KNode	   *k;
@@ -239,52 +246,34 @@ k_and(List *args)
 	{
 		KNode	   *a = lfirst(lc);
 
-		if (a->kind == K_TRUE)
+		if (a->kind == identity)
 			continue;
-		if (a->kind == K_FALSE)
+		if (a->kind == absorbing)
 			return a;
-		if (a->kind == K_AND)
+		if (a->kind == kind)
 			flat = list_concat(flat, a->args);
 		else
 			flat = lappend(flat, a);
 	}
 	if (flat == NIL)
-		return k_new(K_TRUE);
+		return k_new(identity);
 	if (list_length(flat) == 1)
 		return linitial(flat);
-	k = k_new(K_AND);
+	k = k_new(kind);
 	k->args = flat;
 	return k;
 }
 
-/* OR of a list of built nodes; flattens and simplifies constants. */
+static KNode *
+k_and(List *args)
+{
+	return k_junction(K_AND, args);
+}
+
 static KNode *
 k_or(List *args)
 {
-	List	   *flat = NIL;
-	ListCell   *lc;
-	KNode	   *k;
-
-	foreach(lc, args)
-	{
-		KNode	   *a = lfirst(lc);
-
-		if (a->kind == K_FALSE)
-			continue;
-		if (a->kind == K_TRUE)
-			return a;
-		if (a->kind == K_OR)
-			flat = list_concat(flat, a->args);
-		else
-			flat = lappend(flat, a);
-	}
-	if (flat == NIL)
-		return k_new(K_FALSE);
-	if (list_length(flat) == 1)
-		return linitial(flat);
-	k = k_new(K_OR);
-	k->args = flat;
-	return k;
+	return k_junction(K_OR, args);
 }
 
 /* The field of a bare column reference, or NULL. */
@@ -740,6 +729,26 @@ column_vs_const(CompileCtx *cc, List *args, const DeltaField **f,
 	return false;
 }
 
+/*
+ * The column *f and constant *c of "column IS [NOT] DISTINCT FROM
+ * constant" (build_k, build_not): false unless d compares a column with a
+ * constant by the equality of the column's type.  *c may be a NULL
+ * constant.
+ */
+static bool
+distinct_column_const(CompileCtx *cc, DistinctExpr *d,
+					  const DeltaField **f, Const **c)
+{
+	bool		var_left;
+
+	if (!column_vs_const(cc, d->args, f, c, &var_left))
+		return false;
+	if ((*c)->constisnull)
+		return true;
+	return column_strategy(*f, d->opno, (*c)->consttype, var_left) ==
+		BTEqualStrategyNumber;
+}
+
 /* K(NOT e) */
 static KNode *
 build_not(CompileCtx *cc, Node *e, int depth)
@@ -803,18 +812,13 @@ build_not(CompileCtx *cc, Node *e, int depth)
 		DistinctExpr *d = (DistinctExpr *) e;
 		const DeltaField *f;
 		Const	   *c;
-		bool		var_left;
 		KNode	   *a,
 				   *b;
-		int			s;
 
-		if (!column_vs_const(cc, d->args, &f, &c, &var_left))
+		if (!distinct_column_const(cc, d, &f, &c))
 			return NULL;
 		if (c->constisnull)
 			return k_nulltest(f, true);
-		s = column_strategy(f, d->opno, c->consttype, var_left);
-		if (s != BTEqualStrategyNumber)
-			return NULL;
 		a = k_nulltest(f, false);
 		b = k_compare(cc, f, BTEqualStrategyNumber, c);
 		if (a == NULL && b == NULL)
@@ -903,18 +907,13 @@ build_k(CompileCtx *cc, Node *e, int depth)
 				DistinctExpr *d = (DistinctExpr *) e;
 				const DeltaField *f;
 				Const	   *c;
-				bool		var_left;
 				KNode	   *a,
 						   *b;
-				int			s;
 
-				if (!column_vs_const(cc, d->args, &f, &c, &var_left))
+				if (!distinct_column_const(cc, d, &f, &c))
 					return NULL;
 				if (c->constisnull)
 					return k_nulltest(f, false);
-				s = column_strategy(f, d->opno, c->consttype, var_left);
-				if (s != BTEqualStrategyNumber)
-					return NULL;
 				a = k_nulltest(f, true);
 				b = k_compare(cc, f, ROWCOMPARE_NE, c);
 				if (a == NULL || b == NULL)

@@ -666,13 +666,6 @@ scan_ws(StatsScan *sc)
 }
 
 /*
- * scan_plain[c]: byte c may stand for itself inside a scanned string
- * (printable ASCII other than '"' and backslash); filled on first use.
- */
-static bool scan_plain[256];
-static bool scan_plain_ready = false;
-
-/*
  * scan_emit (escaped mode): append the input from sc->copied up to the
  * escaped quote at "at", then the quote itself, to sc->out.  Eight bytes
  * at a time when the input has eight readable bytes from "at" on (the
@@ -722,11 +715,7 @@ scan_string(StatsScan *sc, ScanSpan *span)
 
 	if (!scan_quote(sc))
 		return false;
-	while (end - q >= 4 && scan_plain[q[0]] && scan_plain[q[1]] &&
-		   scan_plain[q[2]] && scan_plain[q[3]])
-		q += 4;
-	while (q < end && scan_plain[*q])
-		q++;
+	q = dj_plain_run4(q, end);
 	if (sc->esc)
 	{
 		if (end - q < 2 || q[0] != '\\' || q[1] != '"')
@@ -1090,12 +1079,6 @@ scan_root(StatsScan *sc, const char *p, const char *end, int nfields,
 	ScanSpan	root;
 	int			k;
 
-	if (!scan_plain_ready)
-	{
-		for (k = 0; k < 256; k++)
-			scan_plain[k] = (k >= 0x20 && k < 0x7f && k != '"' && k != '\\');
-		scan_plain_ready = true;
-	}
 	sc->p = p;
 	sc->end = end;
 	sc->nfields = nfields;
