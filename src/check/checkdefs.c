@@ -145,3 +145,27 @@ conflict_normalize_path(const ConflictTable *table, const char *path)
 {
 	return DeltaLogNormalizePath(table->log, path);
 }
+
+/*
+ * conflict_find_sorted: see checkdefs.h.
+ */
+int
+conflict_find_sorted(char *const *sorted, int n, const char *key)
+{
+	int			lo = 0,
+				hi = n - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			c = strcmp(sorted[mid], key);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}

@@ -191,4 +191,10 @@ extern char *conflict_partition_hint(const ConflictTable *table,
 extern char *conflict_normalize_path(const ConflictTable *table,
 									 const char *path);
 
+/*
+ * The index of key in sorted[0..n) (strcmp order, e.g. a LoserTxn's
+ * read_file_norm), or -1.
+ */
+extern int	conflict_find_sorted(char *const *sorted, int n, const char *key);
+
 #endif							/* DELTACC_CHECKDEFS_H */

@@ -74,7 +74,6 @@ typedef struct PathIndex
 } PathIndex;
 
 static int	cmp_path_index(const void *a, const void *b);
-static int	find_sorted(char **sorted, int n, const char *key);
 static void sort_check_rows(ConflictResult *result, int from);
 
 /*
@@ -866,8 +865,9 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		nrem++;
-		hit[i] = find_sorted(loser->read_file_norm, loser->n_read_files,
-							 conflict_normalize_path(table, f->path));
+		hit[i] = conflict_find_sorted(loser->read_file_norm,
+									  loser->n_read_files,
+									  conflict_normalize_path(table, f->path));
 		/* row_level (src/rowlevel.c): did a removed row match a read? */
 		if (hit[i] >= 0 && mode == CONFLICT_MODE_ROW_LEVEL)
 			rl_skip[i] = rowlevel_delete_read_skips(table, loser, reads, winner, f,
@@ -975,8 +975,8 @@ check_delete_delete(const ConflictTable *table, LoserTxn *loser,
 		if (f->kind != DELTA_FILE_REMOVE)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		j = find_sorted(lnorm, nl,
-						conflict_normalize_path(table, f->path));
+		j = conflict_find_sorted(lnorm, nl,
+								 conflict_normalize_path(table, f->path));
 		if (j >= 0)
 		{
 			add_decision(result, winner->version, op, CHECK_DELETE_DELETE,
@@ -1003,30 +1003,6 @@ cmp_path_index(const void *a, const void *b)
 	int			c = strcmp(x->path, y->path);
 
 	return c != 0 ? c : x->idx - y->idx;
-}
-
-/*
- * find_sorted: index of key in a strcmp-sorted array, or -1.
- */
-static int
-find_sorted(char **sorted, int n, const char *key)
-{
-	int			lo = 0,
-				hi = n - 1;
-
-	while (lo <= hi)
-	{
-		int			mid = lo + (hi - lo) / 2;
-		int			c = strcmp(sorted[mid], key);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
 }
 
 /* ordering inside one check: Delta's pick first, then path, then emission */

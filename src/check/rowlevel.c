@@ -146,6 +146,22 @@ static RlPathIndex *rl_path_index(const ConflictTable *table,
 static int	rl_find_paths(const RlPathIndex *idx, const char *norm_path,
 						  const DeltaFileAction **first);
 static bool rl_dv_empty(const DeltaDV *dv);
+static bool rl_pv_carried(const DeltaPartitionValues *pv);
+static bool rl_pv_equal(const DeltaSchema *schema,
+						const DeltaPartitionValues *a,
+						const DeltaPartitionValues *b);
+static const char *rl_hint(const ConflictTable *table,
+						   const DeltaPartitionValues *pv);
+static char *rl_readd_pv_note(const ConflictTable *table,
+							  const LoserTxn *loser, const RlReads *rr,
+							  const DeltaFileAction *rem,
+							  const DeltaFileAction *add,
+							  const char *norm_path);
+static const DeltaPartitionValues *rl_removed_pv(const ConflictTable *table,
+												 const RlReads *rr,
+												 const DeltaFileAction *remove,
+												 const DeltaFileAction *read_file,
+												 char **why);
 static char *rl_rows(int64 n);
 
 /*
@@ -273,6 +289,125 @@ static bool
 rl_dv_empty(const DeltaDV *dv)
 {
 	return dv == NULL || dv->cardinality == 0;
+}
+
+/*
+ * rl_pv_carried: the partitionValues map has an entry (a remove may carry
+ * none: the field is optional on remove).
+ */
+static bool
+rl_pv_carried(const DeltaPartitionValues *pv)
+{
+	return pv != NULL && !pv->is_null_map && pv->n > 0;
+}
+
+/*
+ * rl_pv_equal: a and b give every partition column of schema the same
+ * value as the row reader fills it (a missing key, JSON null and the empty
+ * string all read as NULL).  Other values must be the same string: two
+ * spellings of one value (a timestamp in both of its forms) count as
+ * different, the safe direction.
+ */
+static bool
+rl_pv_equal(const DeltaSchema *schema, const DeltaPartitionValues *a,
+			const DeltaPartitionValues *b)
+{
+	int			i;
+
+	for (i = 0; i < schema->npartition; i++)
+	{
+		const DeltaField *f = schema->partition[i];
+		const char *va;
+		const char *vb;
+
+		if (f == NULL)
+			continue;			/* not in the schema: no row carries it */
+		(void) delta_partition_value_lookup(a, f, &va);
+		(void) delta_partition_value_lookup(b, f, &vb);
+		if (va != NULL && va[0] == '\0')
+			va = NULL;
+		if (vb != NULL && vb[0] == '\0')
+			vb = NULL;
+		if ((va == NULL) != (vb == NULL) ||
+			(va != NULL && strcmp(va, vb) != 0))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * rl_hint: the partition values as Delta prints them ("[p=1]"), "[]" for
+ * none.
+ */
+static const char *
+rl_hint(const ConflictTable *table, const DeltaPartitionValues *pv)
+{
+	char	   *hint = conflict_partition_hint(table, pv);
+
+	return hint ? hint : "[]";
+}
+
+/*
+ * rl_removed_pv: the partition values of the rows of a partitioned file the
+ * winner removes (reference §5.2 trap 3): those of read_file, the loser's
+ * read file with the same normalised path (the same physical file, with
+ * the values this transaction read it under).  The remove may carry no
+ * partition values; when it carries some, they must agree with the read
+ * file's, or which rows it removed is not certain.  Returns NULL, with
+ * *why set to a phrase, when read_file is NULL or has no partition values,
+ * or when the two disagree.
+ */
+static const DeltaPartitionValues *
+rl_removed_pv(const ConflictTable *table, const RlReads *rr,
+			  const DeltaFileAction *remove, const DeltaFileAction *read_file,
+			  char **why)
+{
+	if (read_file == NULL)
+	{
+		*why = pstrdup("the partition values of the removed file are unknown: this transaction read no file of that path in the read snapshot");
+		return NULL;
+	}
+	if (!rl_pv_carried(&read_file->pv))
+	{
+		*why = pstrdup("the file this transaction read carries no partition values");
+		return NULL;
+	}
+	if (rl_pv_carried(&remove->pv) &&
+		!rl_pv_equal(rr->schema, &remove->pv, &read_file->pv))
+	{
+		*why = psprintf("the winner's remove gives partition values %s, but this transaction read the file in %s",
+						rl_hint(table, &remove->pv),
+						rl_hint(table, &read_file->pv));
+		return NULL;
+	}
+	return &read_file->pv;
+}
+
+/*
+ * rl_readd_pv_note: NULL when the winner's re-add 'add' of a partitioned
+ * file it also removes ('rem'; norm_path is the normalised path) keeps the
+ * partition values this transaction read the file under; else why the
+ * re-add is not excluded (rows that move to another partition are new
+ * there; unknown values prove nothing).  palloc'd.
+ */
+static char *
+rl_readd_pv_note(const ConflictTable *table, const LoserTxn *loser,
+				 const RlReads *rr, const DeltaFileAction *rem,
+				 const DeltaFileAction *add, const char *norm_path)
+{
+	int			k = conflict_find_sorted(loser->read_file_norm,
+										 loser->n_read_files, norm_path);
+	const DeltaPartitionValues *before;
+	char	   *why;
+
+	before = rl_removed_pv(table, rr, rem,
+						   k >= 0 ? loser->read_file_action[k] : NULL, &why);
+	if (before == NULL)
+		return psprintf("not excluded as a re-add: %s", why);
+	if (!rl_pv_equal(rr->schema, &add->pv, before))
+		return psprintf("not excluded as a re-add: it moves the file from %s, where this transaction read it, to %s, so its rows are new there",
+						rl_hint(table, before), rl_hint(table, &add->pv));
+	return NULL;
 }
 
 /*
@@ -544,48 +679,57 @@ rowlevel_filter_added(const ConflictTable *table, const LoserTxn *loser,
 		const DeltaFileAction *add = adds[i];
 		const DeltaFileAction *rem;
 		int			nrem;
+		char	   *norm;
 		char	   *readd_note = NULL;
 
 		CHECK_FOR_INTERRUPTS();
 
-		/* (a) merge-on-read re-add exclusion, only with a proven superset */
-		nrem = rl_find_paths(removes, conflict_normalize_path(table, add->path),
-							 &rem);
+		/*
+		 * (a) merge-on-read re-add exclusion, only with the partition values
+		 * kept and a proven superset
+		 */
+		norm = conflict_normalize_path(table, add->path);
+		nrem = rl_find_paths(removes, norm, &rem);
 		if (nrem > 1)
 			readd_note = "not excluded as a re-add: the winner removes this path more than once";
 		else if (nrem == 1)
 		{
 			bool		proven = false;
 
-			if (rl_dv_empty(rem->dv))
-				proven = true;
-			else if (rl_dv_empty(add->dv))
-				readd_note = "not excluded as a re-add: it drops the deletion vector of the removed file, so deleted rows come back";
-			else if (rem->dv->unique_id && add->dv->unique_id &&
-					 strcmp(rem->dv->unique_id, add->dv->unique_id) == 0)
-				proven = true;
-			else if (add->dv->cardinality < rem->dv->cardinality)
-				readd_note = psprintf("not excluded as a re-add: its deletion vector (%s) is smaller than the removed one (%s), so rows come back",
-									  rl_rows(add->dv->cardinality),
-									  rl_rows(rem->dv->cardinality));
-			else
+			if (table->n_partition_columns > 0)
+				readd_note = rl_readd_pv_note(table, loser, rr, rem, add, norm);
+			if (readd_note == NULL)
 			{
-				RlSubsetWork w;
-				char	   *errmsg_text;
-
-				memset(&w, 0, sizeof(w));
-				w.table = table;
-				w.old_dv = rem->dv;
-				w.new_dv = add->dv;
-				w.num_records = add->has_num_records ? add->num_records : -1;
-				errmsg_text = rl_try(rl_subset_work, &w);
-				if (errmsg_text)
-					readd_note = psprintf("not excluded as a re-add: deletion vectors not read: %s",
-										  errmsg_text);
-				else if (w.subset)
+				if (rl_dv_empty(rem->dv))
 					proven = true;
+				else if (rl_dv_empty(add->dv))
+					readd_note = "not excluded as a re-add: it drops the deletion vector of the removed file, so deleted rows come back";
+				else if (rem->dv->unique_id && add->dv->unique_id &&
+						 strcmp(rem->dv->unique_id, add->dv->unique_id) == 0)
+					proven = true;
+				else if (add->dv->cardinality < rem->dv->cardinality)
+					readd_note = psprintf("not excluded as a re-add: its deletion vector (%s) is smaller than the removed one (%s), so rows come back",
+										  rl_rows(add->dv->cardinality),
+										  rl_rows(rem->dv->cardinality));
 				else
-					readd_note = "not excluded as a re-add: its deletion vector does not contain the removed one, so rows come back";
+				{
+					RlSubsetWork w;
+					char	   *errmsg_text;
+
+					memset(&w, 0, sizeof(w));
+					w.table = table;
+					w.old_dv = rem->dv;
+					w.new_dv = add->dv;
+					w.num_records = add->has_num_records ? add->num_records : -1;
+					errmsg_text = rl_try(rl_subset_work, &w);
+					if (errmsg_text)
+						readd_note = psprintf("not excluded as a re-add: deletion vectors not read: %s",
+											  errmsg_text);
+					else if (w.subset)
+						proven = true;
+					else
+						readd_note = "not excluded as a re-add: its deletion vector does not contain the removed one, so rows come back";
+				}
 			}
 			if (proven)
 			{
@@ -664,6 +808,8 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 	RlDeleteWork w;
 	RlScan		scan;
 	char	   *errmsg_text;
+	const DeltaPartitionValues *pv;
+	const char *pv_note = "";
 
 	if (loser->read_whole_table)
 	{
@@ -692,16 +838,21 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 						   rr->no_data_read + 1);
 		return false;
 	}
-	if (table->n_partition_columns > 0 &&
-		(remove->pv.is_null_map || remove->pv.n == 0))
+	/* partition values from the loser's own read file (same physical file) */
+	pv = read_file ? &read_file->pv : &remove->pv;
+	if (table->n_partition_columns > 0)
 	{
-		*reason = pstrdup("row level not used: the winner's remove of a partitioned file carries no partition values");
-		return false;
-	}
-	if (table->n_partition_columns > 0 && read_file == NULL)
-	{
-		*reason = pstrdup("row level not used: the partition values of the file this transaction read are unknown");
-		return false;
+		char	   *why;
+
+		pv = rl_removed_pv(table, rr, remove, read_file, &why);
+		if (pv == NULL)
+		{
+			*reason = psprintf("row level not used: %s", why);
+			return false;
+		}
+		if (!rl_pv_carried(&remove->pv))
+			pv_note = psprintf("; the removed rows are in %s, the partition of the file this transaction read (the winner's remove carries no partition values)",
+							   rl_hint(table, pv));
 	}
 	if (st->adds == NULL)
 		st->adds = rl_path_index(table, winner, DELTA_FILE_ADD);
@@ -710,6 +861,13 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 	if (nadd > 1)
 	{
 		*reason = pstrdup("row level not used: the winner adds this path more than once");
+		return false;
+	}
+	if (readd && table->n_partition_columns > 0 &&
+		!rl_pv_equal(rr->schema, &readd->pv, pv))
+	{
+		*reason = psprintf("row level not used: the winner re-adds the file in %s, but this transaction read it in %s, so its rows leave that partition",
+						   rl_hint(table, &readd->pv), rl_hint(table, pv));
 		return false;
 	}
 
@@ -721,8 +879,7 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 	scan.num_records = read_file && read_file->has_num_records ?
 		read_file->num_records :
 		(readd && readd->has_num_records ? readd->num_records : -1);
-	/* partition values from the loser's own read file (same physical file) */
-	scan.pv = read_file ? &read_file->pv : &remove->pv;
+	scan.pv = pv;
 	scan.budget_used = &st->budget_used;
 	scan.matches = palloc0(sizeof(int64) * reads->n_reads);
 	w.table = table;
@@ -757,8 +914,8 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 						   (long long) st->budget_used);
 		return false;
 	}
-	*reason = psprintf("%s%s",
+	*reason = psprintf("%s%s%s",
 					   w.has_post ? "merge-on-read delete: " : "file removed outright: ",
-					   rl_match_summary(&scan, reads, "removed"));
+					   rl_match_summary(&scan, reads, "removed"), pv_note);
 	return scan.matching_rows == 0;
 }

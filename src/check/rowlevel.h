@@ -11,8 +11,11 @@
  *
  *	- Merge-on-read re-add exclusion (§5.2 (a)): a winner add of a path the
  *	  same winner also removes adds no row when its new deletion vector
- *	  contains the removed one (bitmap subset, both loaded); it is then left
- *	  to the delete/read check.  A shrinking DV (RESTORE) is never excluded.
+ *	  contains the removed one (bitmap subset, both loaded) and, on a
+ *	  partitioned table, it keeps the partition values of the file this
+ *	  transaction read under that path; it is then left to the delete/read
+ *	  check.  A shrinking DV (RESTORE) or a move to another partition is
+ *	  never excluded.
  *	- Value-exact tier for added files (§5.1 tier 2): a candidate that the
  *	  statistics could not rule out is read (Parquet, its DV applied) and
  *	  conflicts only if one of its live rows satisfies one of the loser's
@@ -22,7 +25,10 @@
  *	  post-image's (old DV vs the re-add's new DV, or every live row when the
  *	  file is removed outright); the loser conflicts only if a removed row
  *	  matches one of its reads.  Decided per file (never a signed sum), with
- *	  partition values from the loser's own read file.
+ *	  partition values from the loser's own read file: the remove may carry
+ *	  none (partitionValues is optional on remove); a remove that carries
+ *	  other values, a re-add in another partition, or a read file of
+ *	  unknown partition values keeps the conflict.
  *
  * Reading is bounded by the GUC deltacc.row_level_max_bytes: the data files
  * one check of one winner reads add up to at most that many bytes; files

@@ -3,7 +3,8 @@
 -- still conflict" twins of every refinement: an UPDATE that moves a row
 -- into the read, a removed row that matches, a RESTORE that shrinks a
 -- deletion vector, a signed sum that would cancel, a winner DV with a bad
--- CRC, partitioned removes without (or with wrong) partition values.
+-- CRC, partitioned removes with wrong partition values, a file moved to
+-- another partition, a read file not in the read snapshot.
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set d :abs_srcdir '/data/rowlevel'
 \set VERBOSITY terse
@@ -111,19 +112,87 @@ SELECT m AS mode, pg_temp.verdict(:'d' || '/signed', 1, ARRAY['id % 10 = 0'], 2,
 FROM unnest(ARRAY['partition', 'stats', 'row_level']) m;
 SELECT * FROM pg_temp.why(:'d' || '/signed', 1, ARRAY['id % 10 = 0'], 2);
 
--- ===== twin: part_rm (partitioned by p; A in p=1, B in p=2)
--- v1 removes A with no partitionValues, v2 with {}: the row-level tier is
--- not used, the path-keyed conflict stays
-SELECT pg_temp.verdict(:'d' || '/part_rm', 0, ARRAY['p = ''1'' AND id >= 50'], 1, 'row_level');
-SELECT pg_temp.verdict(:'d' || '/part_rm', 1, ARRAY['p = ''1'' AND id >= 50'], 2, 'row_level');
+-- ===== part_rm (partitioned by p; A in p=1, B in p=2, DVs on)
+-- v1 removes A with no partitionValues, v2 with {} (the field is optional
+-- on remove): the removed rows take p from the loser's own read file.  v1
+-- removes rows 0..9, v2 rows 90..99; row level decides by them, the other
+-- modes keep Delta's path-keyed conflict
+SELECT rv, p AS reads, m AS mode,
+       pg_temp.verdict(:'d' || '/part_rm', rv, p, rv + 1, m)
+FROM (VALUES (0), (1)) AS v(rv),
+     (VALUES (ARRAY['p = ''1'' AND id >= 50']), (ARRAY['p = ''1'' AND id < 50'])) AS x(p),
+     unnest(ARRAY['partition', 'stats', 'row_level']) m
+ORDER BY 1, 2, 3;
 SELECT * FROM pg_temp.why(:'d' || '/part_rm', 0, ARRAY['p = ''1'' AND id >= 50'], 1);
 SELECT * FROM pg_temp.why(:'d' || '/part_rm', 1, ARRAY['p = ''1'' AND id >= 50'], 2);
--- v3 removes B with a WRONG partition value (p=9): the pre-image's values
--- come from the loser's own read file (p=2), so removed rows 0..4 match
+-- twin: v3 removes B with a WRONG partition value (p=9) while the loser
+-- read B in p=2: which rows went is not certain, the conflict stays, and
+-- the re-add is not excluded (the value-exact tier reads its live rows)
 SELECT p AS reads, pg_temp.verdict(:'d' || '/part_rm', 2, p, 3, 'row_level')
 FROM (VALUES (ARRAY['p = ''2'' AND id < 5']), (ARRAY['p = ''2'' AND id >= 50']),
              (ARRAY['p = ''9'' OR id < 3'])) AS x(p);
-SELECT * FROM pg_temp.why(:'d' || '/part_rm', 2, ARRAY['p = ''2'' AND id < 5'], 3);
+SELECT * FROM pg_temp.why(:'d' || '/part_rm', 2, ARRAY['p = ''2'' AND id >= 50'], 3);
+
+-- ===== part_pv (partitioned by p, DVs off; files removed outright)
+-- the files as written (p filled from the adds)
+SELECT r FROM deltacc.read_rows(:'d' || '/part_pv', 0, 'id % 40 = 0') AS r
+ORDER BY (r->>'id')::int;
+-- v1 removes C (p=1, even ids 100..198) with partitionValues {}: no removed
+-- row is odd, so row level lets the loser commit; a removed row that
+-- matches (id = 150, any even id) still conflicts
+SELECT p AS reads, m AS mode, pg_temp.verdict(:'d' || '/part_pv', 0, p, 1, m)
+FROM (VALUES (ARRAY['p = ''1'' AND id % 2 = 1']), (ARRAY['id % 2 = 1']),
+             (ARRAY['p = ''1'' AND id = 150']), (ARRAY['p = ''1'' AND id % 2 = 0'])) AS x(p),
+     unnest(ARRAY['partition', 'stats', 'row_level']) m
+ORDER BY 1, 2;
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 0, ARRAY['p = ''1'' AND id % 2 = 1'], 1);
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 0, ARRAY['p = ''1'' AND id = 150'], 1);
+-- the removed rows are in p=1, not NULL: a read of p IS NULL does not see
+-- them, a read of p = '1' does
+SELECT p AS reads, m AS mode,
+       pg_temp.verdict(:'d' || '/part_pv', 0, p, 1, m, '{p=1/c.parquet}')
+FROM (VALUES (ARRAY['p IS NULL AND id >= 0']), (ARRAY['p = ''1'' AND id >= 0'])) AS x(p),
+     unnest(ARRAY['partition', 'row_level']) m
+ORDER BY 1, 2;
+-- Delta's own rule, in every mode: a file the loser did not read (read
+-- files given without C) is no delete/read conflict
+SELECT m AS mode, pg_temp.verdict(:'d' || '/part_pv', 0, ARRAY['p = ''1'' AND id % 2 = 1'],
+                                  1, m, '{p=1/a.parquet}')
+FROM unnest(ARRAY['partition', 'stats', 'row_level']) m;
+-- twin: the loser names D among its read files, but D is not in its read
+-- snapshot (v2; D is added by v3, removed with {} by v4): the partition
+-- values of D's rows are unknown, the conflict stays.  At v3 it is known.
+SELECT rv, m AS mode,
+       pg_temp.verdict(:'d' || '/part_pv', rv, ARRAY['p = ''1'' AND id % 2 = 1'], 4, m,
+                       '{p=1/d.parquet}')
+FROM (VALUES (2), (3)) AS v(rv), unnest(ARRAY['partition', 'stats', 'row_level']) m
+ORDER BY 1, 2;
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 2, ARRAY['p = ''1'' AND id % 2 = 1'], 4,
+                          '{p=1/d.parquet}');
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 3, ARRAY['p = ''1'' AND id % 2 = 1'], 4,
+                          '{p=1/d.parquet}');
+-- twin: v2 removes B with p=7, the loser read B in p=2: kept
+SELECT m AS mode, pg_temp.verdict(:'d' || '/part_pv', 1, ARRAY['p = ''2'' AND id % 2 = 1'], 2, m)
+FROM unnest(ARRAY['partition', 'stats', 'row_level']) m;
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 1, ARRAY['p = ''2'' AND id % 2 = 1'], 2);
+-- twin: v5 moves A from p=1 to p=2 (remove with {}, re-add of the same
+-- path with p=2, no DV): its rows are new to p=2, so the re-add is no
+-- merge-on-read re-add; the value-exact tier reads it, and a loser that
+-- read A in p=1 keeps the delete/read conflict
+SELECT p AS reads, m AS mode, pg_temp.verdict(:'d' || '/part_pv', 4, p, 5, m)
+FROM (VALUES (ARRAY['p = ''2'' AND id < 50']), (ARRAY['id < 50']),
+             (ARRAY['p = ''2'' AND id > 100'])) AS x(p),
+     unnest(ARRAY['partition', 'stats', 'row_level']) m
+ORDER BY 1, 2;
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 4, ARRAY['p = ''2'' AND id < 50'], 5);
+SELECT * FROM pg_temp.why(:'d' || '/part_pv', 4, ARRAY['id < 50'], 5);
+-- delete/delete stays path-keyed in every mode: the loser also removed C
+SELECT m AS mode, c.winning_version, c.conflict, c.path
+FROM unnest(ARRAY['partition', 'stats', 'row_level']) m,
+     LATERAL deltacc.conflicts(:'d' || '/part_pv', 0, ARRAY['p = ''1'' AND id % 2 = 1'],
+       '[{"remove":{"path":"p=1/c.parquet","deletionTimestamp":0,"dataChange":true}}]',
+       through_version => 1, mode => m) c
+ORDER BY 1, 3;
 
 -- partition ⊇ stats ⊇ row_level over every race of this file
 WITH races(t, rv, thru, p) AS (VALUES
@@ -131,7 +200,10 @@ WITH races(t, rv, thru, p) AS (VALUES
   ('dvdel', 2, 3, ARRAY['id >= 95']), ('dvdel', 3, 4, ARRAY['id < 50']),
   ('fullrm', 0, 1, ARRAY['id % 2 = 1']), ('update', 0, 1, ARRAY['x > 10']),
   ('update', 0, 1, ARRAY['x = 6']), ('signed', 1, 2, ARRAY['id % 10 = 0']),
-  ('part_rm', 2, 3, ARRAY['p = ''2'' AND id >= 50'])),
+  ('part_rm', 0, 1, ARRAY['p = ''1'' AND id >= 50']),
+  ('part_rm', 2, 3, ARRAY['p = ''2'' AND id >= 50']),
+  ('part_pv', 0, 1, ARRAY['p = ''1'' AND id % 2 = 1']),
+  ('part_pv', 4, 5, ARRAY['p = ''2'' AND id < 50']), ('part_pv', 4, 5, ARRAY['id < 50'])),
 c AS (
   SELECT r.t, r.p, m, c.winning_version, c.conflict, c.path
   FROM races r, unnest(ARRAY['partition', 'stats', 'row_level']) m,

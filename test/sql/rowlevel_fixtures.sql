@@ -7,7 +7,7 @@
 
 SELECT t, (SELECT count(*) FROM deltacc.history(:'d' || '/' || t)) AS commits,
        (SELECT count(*) FROM deltacc.snapshot_files(:'d' || '/' || t)) AS live_files
-FROM unnest(ARRAY['exact', 'exact_part', 'dvdel', 'fullrm', 'update', 'signed', 'part_rm']) AS t
+FROM unnest(ARRAY['exact', 'exact_part', 'dvdel', 'fullrm', 'update', 'signed', 'part_rm', 'part_pv']) AS t
 ORDER BY t;
 
 -- every DV descriptor of every commit, decoded (u and i storage types)

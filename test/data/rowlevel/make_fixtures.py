@@ -29,6 +29,11 @@ Tables (versions are the winners the tests race against):
                smaller DV and deletes id 50 from B (a signed sum cancels)
   part_rm      partitioned by p: A in p=1, B in p=2, DVs on; removes with no
                partitionValues (v1), {} (v2), and a wrong value (v3)
+  part_pv      partitioned by p, DVs off: A (even ids 0..98) and C (100..198)
+               in p=1, B (0..98) in p=2; v1 removes C outright with {}, v2
+               removes B with a wrong value (p=7), v3 adds D (200..298) to
+               p=1, v4 removes D with {}, v5 moves A to p=2 (remove with {}
+               and a re-add of the same path with p=2)
   types        (id, name string); v1 appends names 'a', NULL, 'B' (strings in
                byte order, NULLs, functions of a column)
 """
@@ -272,12 +277,13 @@ class Table:
                                "rows": [list(r) for r in rows], "row_groups": groups or [len(rows)]}
         return self.add(path)
 
-    def add(self, path, dv=None):
+    def add(self, path, dv=None, pv=None):
+        """pv: None for the file's own partition values, or another map."""
         f = self.files[path]
         stats = dict(f["stats"])
         if dv is not None:
             stats["tightBounds"] = False
-        a = {"path": path, "partitionValues": f["pv"], "size": f["size"],
+        a = {"path": path, "partitionValues": f["pv"] if pv is None else pv, "size": f["size"],
              "modificationTime": MTIME, "dataChange": True,
              "stats": json.dumps(stats, separators=(",", ":"))}
         if dv is not None:
@@ -433,6 +439,24 @@ def make_part_rm():
     t.finish()
 
 
+def make_part_pv():
+    t = Table("part_pv", ID, partition=[("p", "string")])
+    a, b, c, d = "p=1/a.parquet", "p=2/b.parquet", "p=1/c.parquet", "p=1/d.parquet"
+    t.commit("WRITE", [t.data_file(a, ids(0, 100, 2), pv={"p": "1"}),
+                       t.data_file(b, ids(0, 100, 2), pv={"p": "2"}),
+                       t.data_file(c, ids(100, 200, 2), pv={"p": "1"})], blind=True)
+    t.commit("DELETE", [t.remove(c, pv={})],
+             params={"predicate": '["((p = \'1\') AND (id >= 100))"]'})
+    t.commit("DELETE", [t.remove(b, pv={"p": "7"})],
+             params={"predicate": '["(p = \'2\')"]'})
+    t.commit("WRITE", [t.data_file(d, ids(200, 300, 2), pv={"p": "1"})], blind=True)
+    t.commit("DELETE", [t.remove(d, pv={})],
+             params={"predicate": '["((p = \'1\') AND (id >= 200))"]'})
+    t.commit("UPDATE", [t.remove(a, pv={}), t.add(a, pv={"p": "2"})],
+             params={"predicate": '["(p = \'1\')"]'})
+    t.finish()
+
+
 def make_types():
     t = Table("types", [("id", "long"), ("name", "string")])
     t.commit("WRITE", [t.data_file("part-00000.parquet", [(i, "x") for i in range(10)])],
@@ -450,4 +474,5 @@ if __name__ == "__main__":
     make_update()
     make_signed()
     make_part_rm()
+    make_part_pv()
     make_types()
