@@ -30,8 +30,8 @@ ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
 SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
-	src/check/rowlevel.o src/check/readset_cache.o
-FUNCS_OBJS = src/funcs/funcs_log.o src/funcs/funcs_scan.o \
+	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o
+FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
