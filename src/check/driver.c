@@ -472,7 +472,7 @@ read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
 			*proto = c->protocol;
 		if (*md != NULL && *proto != NULL)
 		{
-			DeltaProtocolCheckReadable(*proto);
+			DeltaProtocolCheckReadable(log, *proto);
 			return true;
 		}
 	}
