@@ -821,6 +821,24 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 }
 
 /*
+ * conflict_state_at: see driver.h.
+ */
+void
+conflict_state_at(DeltaLog *log, int64 version, const DeltaMetadata **md,
+				  const DeltaProtocol **proto)
+{
+	CommitCacheScope *scope = commit_cache_scope_begin();
+
+	if (!read_version_state(log, version, scope, md, proto))
+	{
+		DeltaSnapshot *snap = DeltaSnapshotBuildLazy(log, version);
+
+		*md = snap->metadata;
+		*proto = snap->protocol;
+	}
+}
+
+/*
  * conflict_raise_first: see driver.h.  The message of
  * deltacc.assert_no_conflict.
  */

@@ -85,6 +85,16 @@ extern ConflictResult *conflict_check_run(const ConflictCheckArgs *args,
 										  ConflictCheckSeen *seen);
 
 /*
+ * The metaData and protocol in force at 'version' (the protocol checked
+ * readable), as the check finds those of its read version: through the
+ * commit cache, or from a snapshot when the JSON commits do not reach
+ * them.  They live as long as CurrentMemoryContext.
+ */
+extern void conflict_state_at(DeltaLog *log, int64 version,
+							  const DeltaMetadata **md,
+							  const DeltaProtocol **proto);
+
+/*
  * ERROR with SQLSTATE 40001 (serialization failure) naming the Delta
  * exception, the operation, the winning version and the file of the first
  * conflict in res, as deltacc.assert_no_conflict raises it; returns when

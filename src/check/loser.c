@@ -100,7 +100,6 @@ decode_actions(Jsonb *actions, int *n_unknown)
 {
 	DjValue		root;
 	DeltaCommit *c;
-	int			known;
 
 	root = dc_jsonb_parse(actions, "actions", ERRCODE_INVALID_PARAMETER_VALUE);
 	if (root.type != DJ_ARRAY)
@@ -109,11 +108,22 @@ decode_actions(Jsonb *actions, int *n_unknown)
 				errmsg("actions must be a JSON array of Delta action objects"),
 				errdetail("Got a JSON %s.", dj_type_name(root.type)));
 	c = DeltaDecodeActionArray(&root, -1);
+	*n_unknown = loser_count_unknown(c);
+	return c;
+}
+
+/*
+ * loser_count_unknown: see loser.h.
+ */
+int
+loser_count_unknown(const DeltaCommit *c)
+{
+	int			known;
+
 	known = c->n_files + c->n_txns + c->n_domains +
 		(c->metadata != NULL) + (c->protocol != NULL) +
 		(c->commit_info != NULL);
-	*n_unknown = Max(c->n_actions - known, 0);
-	return c;
+	return Max(c->n_actions - known, 0);
 }
 
 /*

@@ -367,6 +367,24 @@ is_uuid(const char *s, size_t len)
 	return true;
 }
 
+/* See log_reader.h. */
+bool
+DeltaParseStagedCommitName(const char *rel_path, int64 *version)
+{
+	static const char prefix[] = "_delta_log/_staged_commits/";
+	const char *p;
+
+	if (strncmp(rel_path, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	p = rel_path + sizeof(prefix) - 1;
+	if (strlen(p) != DELTA_VERSION_DIGITS + 1 + 36 + 5 ||
+		p[DELTA_VERSION_DIGITS] != '.' ||
+		!is_uuid(p + DELTA_VERSION_DIGITS + 1, 36) ||
+		strcmp(p + DELTA_VERSION_DIGITS + 1 + 36, ".json") != 0)
+		return false;
+	return parse_digits(p, DELTA_VERSION_DIGITS, version);
+}
+
 /*
  * Classify a _delta_log entry.  Returns 1 for a commit (version in *version),
  * 2 for a checkpoint (fills *ck, name not set), 0 for anything to ignore.
@@ -612,8 +630,27 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
  * Open a Delta table (see log_reader.h).  Lists _delta_log once; the
  * listing is a snapshot of the directory at this moment.
  */
+static DeltaLog *log_open(const char *table_path, bool registering);
+
 DeltaLog *
 DeltaLogOpen(const char *table_path)
+{
+	return log_open(table_path, false);
+}
+
+/* See log_reader.h. */
+DeltaLog *
+DeltaLogOpenForCatalog(const char *table_path)
+{
+	return log_open(table_path, true);
+}
+
+/*
+ * DeltaLogOpen; registering: DeltaLogOpenForCatalog (no lookup, an empty
+ * log allowed, the published log taken as the catalog's).
+ */
+static DeltaLog *
+log_open(const char *table_path, bool registering)
 {
 	DeltaLog   *log;
 	DIR		   *dir;
@@ -635,7 +672,8 @@ DeltaLogOpen(const char *table_path)
 	log->first_version = -1;
 	log->last_version = -1;
 	log->latest_version = -1;
-	cat = delta_catalog_lookup ? delta_catalog_lookup(log->table_path) : NULL;
+	cat = delta_catalog_lookup && !registering ?
+		delta_catalog_lookup(log->table_path) : NULL;
 
 	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
@@ -692,7 +730,8 @@ DeltaLogOpen(const char *table_path)
 	}
 	FreeDir(dir);
 
-	if (n_versions == 0 && log->n_checkpoints == 0 && cat == NULL)
+	if (n_versions == 0 && log->n_checkpoints == 0 && cat == NULL &&
+		!registering)
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_FILE),
 				errmsg("\"%s\" is not a Delta table", table_path),
@@ -732,6 +771,13 @@ DeltaLogOpen(const char *table_path)
 	if (cat != NULL && log->last_checkpoint.valid &&
 		log->last_checkpoint.version > cat->latest_version)
 		log->last_checkpoint.valid = false;	/* above the catalog's word */
+	if (registering)
+	{
+		cat = palloc0(sizeof(DeltaCatalogState));
+		cat->latest_version = log->latest_version;
+		cat->published_version = log->latest_version;
+		log->catalog = cat;
+	}
 	return log;
 }
 
@@ -1157,6 +1203,20 @@ read_action_file_mode(DeltaLog *log, const ScanSource *src, int64 version,
 	return DeltaCommitBuilderFinish(&b);
 }
 
+/* See log_reader.h. */
+DeltaCommit *
+DeltaLogDecodeBytes(DeltaLog *log, const char *bytes, Size len,
+					const char *name, int64 version)
+{
+	ScanSource	src;
+
+	memset(&src, 0, sizeof(src));
+	src.name = name;
+	src.mem = bytes;
+	src.len = len;
+	return read_action_file_mode(log, &src, version, DELTA_DECODE_FULL, NULL);
+}
+
 /*
  * Read a newline-delimited action file (relative to the table root) and
  * decode every line (see log_reader.h).
@@ -1244,7 +1304,6 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 					  const char **label, bool *is_file)
 {
 	DeltaRatifiedCommit *rc;
-	uint8		hash[PG_SHA256_DIGEST_LENGTH];
 
 	rc = unconstify(DeltaRatifiedCommit *, DeltaLogRatified(log, version));
 	Assert(rc != NULL);
@@ -1253,28 +1312,35 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 	if (rc->content == NULL)
 	{
 		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(log));
-		char	   *abs_path = psprintf("%s/%s", log->table_path,
-										rc->staged_path);
-		char	   *bytes;
 
-		bytes = DeltaReadWholeFile(abs_path, rc->staged_path, 0,
-								   &rc->content_len);
-		pfree(abs_path);
+		rc->content = DeltaReadStagedCommit(log->table_path, rc->staged_path,
+											version, rc->sha256,
+											&rc->content_len);
 		MemoryContextSwitchTo(old);
-		DeltaSha256(bytes, rc->content_len, hash);
-		if (memcmp(hash, rc->sha256, PG_SHA256_DIGEST_LENGTH) != 0)
-		{
-			pfree(bytes);
-			ereport(ERROR,
-					errcode(ERRCODE_DATA_CORRUPTED),
-					errmsg("staged commit file \"%s\" does not hold the commit ratified as version " INT64_FORMAT,
-						   rc->staged_path, version),
-					errdetail("Its bytes changed after the catalog ratified them."));
-		}
-		rc->content = bytes;
 	}
 	*len = rc->content_len;
 	return rc->content;
+}
+
+/* See log_reader.h. */
+char *
+DeltaReadStagedCommit(const char *table_path, const char *staged_path,
+					  int64 version, const uint8 *sha256, Size *len)
+{
+	char	   *abs_path = psprintf("%s/%s", table_path, staged_path);
+	char	   *bytes;
+	uint8		hash[PG_SHA256_DIGEST_LENGTH];
+
+	bytes = DeltaReadWholeFile(abs_path, staged_path, 0, len);
+	pfree(abs_path);
+	DeltaSha256(bytes, *len, hash);
+	if (memcmp(hash, sha256, PG_SHA256_DIGEST_LENGTH) != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("staged commit file \"%s\" does not hold the commit ratified as version " INT64_FORMAT,
+					   staged_path, version),
+				errdetail("Its bytes changed after the catalog ratified them."));
+	return bytes;
 }
 
 /*

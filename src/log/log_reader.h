@@ -192,6 +192,23 @@ extern void DeltaCheckReadPrivilege(void);
 extern DeltaLog *DeltaLogOpen(const char *table_path);
 
 /*
+ * DeltaLogOpen for a table about to be registered with the catalog: the
+ * lookup is not asked, an empty _delta_log is a table at version -1, and
+ * the log is marked as read through the catalog (catalog set, with every
+ * version published), so that catalogManaged is accepted.
+ */
+extern DeltaLog *DeltaLogOpenForCatalog(const char *table_path);
+
+/*
+ * Decode bytes[0..len) as a newline-delimited action file named 'name'
+ * (a path relative to the table root, for the error context), as
+ * DeltaLogReadActionFile decodes a file.
+ */
+extern DeltaCommit *DeltaLogDecodeBytes(DeltaLog *log, const char *bytes,
+										Size len, const char *name,
+										int64 version);
+
+/*
  * The canonical form of a table path argument (what DeltaLogOpen keys the
  * table by): palloc'd; ERRORs as DeltaLogOpen's for a bad path.  No file
  * is touched.
@@ -217,6 +234,24 @@ extern const DeltaRatifiedCommit *DeltaLogRatified(const DeltaLog *log,
 extern const char *DeltaLogRatifiedBytes(DeltaLog *log, int64 version,
 										 Size *len, const char **label,
 										 bool *is_file);
+
+/*
+ * Read the staged commit file staged_path (relative to the table root
+ * table_path) whole into CurrentMemoryContext and check that it holds the
+ * bytes ratified as 'version' (their SHA-256): else
+ * ERRCODE_DATA_CORRUPTED.  Limits and errors of DeltaReadWholeFile.
+ */
+extern char *DeltaReadStagedCommit(const char *table_path,
+								   const char *staged_path, int64 version,
+								   const uint8 *sha256, Size *len);
+
+/*
+ * Whether rel_path is a staged commit's name as the protocol spells it,
+ * exactly "_delta_log/_staged_commits/<20-digit version>.<uuid>.json"
+ * (nothing else: no other folder, no "..", no absolute path); the version
+ * in *version.
+ */
+extern bool DeltaParseStagedCommitName(const char *rel_path, int64 *version);
 
 /* SHA-256 of data[0..len) into out (ERROR if the hash cannot be made). */
 extern void DeltaSha256(const char *data, Size len, uint8 *out);
