@@ -65,6 +65,11 @@ REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_CATALOG) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
 
+# Isolation specs (test/specs/<name>.spec, expected/<name>.out): concurrent
+# commits to catalog-managed tables.
+ISOLATION = catalog_concurrent catalog_deadlock
+ISOLATION_OPTS = --inputdir=test --load-extension=deltacc
+
 PG_CONFIG ?= pg_config
 PKG_CONFIG ?= pkg-config
 
