@@ -2,15 +2,16 @@
 -- catalog.sql: catalog-managed tables, this database as the commit
 -- coordinator (deltacc.register_table, commit, latest_version,
 -- ratified_commits, publish), each rule with the case that must still be
--- refused.  The tables of test/data/catalog (make_catalog.py) are copied to
--- a scratch directory first, since publishing writes into _delta_log.
+-- refused.  The tables of test/data/catalog (make_catalog.py), and
+-- test/data/rowlevel/update for its data files, are copied to a scratch
+-- directory first, since publishing writes into _delta_log.
 -- try(sql) runs a statement and gives 'ok' or its SQLSTATE, message,
 -- detail and hint, with the scratch directory written <dir>.
 --
 \getenv builddir PG_ABS_BUILDDIR
 \set cdir :builddir '/results/catalog_data'
 \setenv CATALOG_DIR :cdir
-\! rm -rf "$CATALOG_DIR" && mkdir -p "$CATALOG_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$PG_ABS_SRCDIR/data/catalog/cm" "$PG_ABS_SRCDIR/data/catalog/rt" "$PG_ABS_SRCDIR/data/catalog/part" "$CATALOG_DIR/" && mkdir -p "$CATALOG_DIR/empty/_delta_log" && for t in plain cm rt part empty; do mkdir -p "$CATALOG_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$CATALOG_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
+\! rm -rf "$CATALOG_DIR" && mkdir -p "$CATALOG_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$PG_ABS_SRCDIR/data/catalog/cm" "$PG_ABS_SRCDIR/data/catalog/rt" "$PG_ABS_SRCDIR/data/catalog/part" "$CATALOG_DIR/" && cp -r "$PG_ABS_SRCDIR/data/rowlevel/update" "$CATALOG_DIR/rows" && mkdir -p "$CATALOG_DIR/empty/_delta_log" && for t in plain cm rt part empty; do mkdir -p "$CATALOG_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$CATALOG_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
 SELECT set_config('catalog_test.dir', :'cdir', false) IS NOT NULL AS ok;
 
 CREATE FUNCTION pg_temp.p(t text) RETURNS text LANGUAGE sql AS
@@ -439,6 +440,25 @@ SELECT deltacc.commit(pg_temp.p('part'), 0,
 SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 0,
   '[{"commitInfo":{"operation":"DELETE","txnId":"p-3"}},{"remove":{"path":"region=EU/e0.parquet","dataChange":true}}]',
   ARRAY['region = ''EU'''])$q$, pg_temp.p('part')));
+
+-- ---------------------------------------------------------------------------
+-- Rows: read_rows and the row-level tier read through the catalog
+-- (rows: 99 live rows of part-00000.parquet, one of part-00001.parquet)
+-- ---------------------------------------------------------------------------
+SELECT deltacc.register_table(pg_temp.p('rows'));
+SELECT count(*) AS live_rows FROM deltacc.read_rows(pg_temp.p('rows'));
+SELECT deltacc.commit(pg_temp.p('rows'), 1,
+  '[{"commitInfo":{"operation":"DELETE","txnId":"rows-1"}},{"remove":{"path":"part-00001.parquet","dataChange":true}}]',
+  ARRAY['id = 5']) AS version;
+SELECT count(*) AS live_rows FROM deltacc.read_rows(pg_temp.p('rows'));
+SELECT (SELECT count(*) FROM deltacc.read_rows(pg_temp.p('rows'), NULL, 'x = 15')) AS now,
+       (SELECT count(*) FROM deltacc.read_rows(pg_temp.p('rows'), 1, 'x = 15')) AS at_version_1;
+-- a writer that read x = 15 at version 1: the rows version 2 removed
+-- match its read, in row_level mode too
+SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 1,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"rows-2","isBlindAppend":false}},
+    {"add":{"path":"part-00002.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]',
+  ARRAY['x = 15'], isolation_level => 'Serializable', mode => 'row_level')$q$, pg_temp.p('rows')));
 
 -- ---------------------------------------------------------------------------
 -- Privileges: reading needs pg_read_server_files, committing
