@@ -185,6 +185,11 @@ publish_one(const char *log_dir, int64 v, const char *bytes, Size len)
 							   tmp_display, display));
 			check_existing(final, display, v, bytes, len);
 		}
+		/*
+		 * (Not fsync_fname: for PostgreSQL's own files a failed fsync is a
+		 * PANIC, data_sync_elevel; a table's directory failing is this
+		 * call's ERROR, and the publication is not recorded.)
+		 */
 		if (fsync_fname_ext(log_dir, true, false, ERROR) != 0)
 			ereport(ERROR,
 					errcode_for_file_access(),

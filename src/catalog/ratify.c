@@ -458,12 +458,14 @@ set_tree_hwm(DjValue *body, int64 h)
 }
 
 /*
- * The inline action element of the commit's i-th file action (the files
- * of the decoded commit come in the order of the actions).
+ * The bodies of the inline commit's file actions (add, remove, cdc), in
+ * order: the i-th is the decoded commit's files[i], whose actions come in
+ * the order of the array.  ERROR if the counts differ.
  */
-static DjValue *
-tree_file(Ratification *r, int i)
+static DjValue **
+tree_files(Ratification *r)
 {
+	DjValue   **out = palloc(sizeof(DjValue *) * Max(r->commit->n_files, 1));
 	int			k;
 	int			f = 0;
 
@@ -478,11 +480,13 @@ tree_file(Ratification *r, int i)
 			body = action_body(e, "cdc");
 		if (body == NULL)
 			continue;
-		if (f++ == i)
-			return body;
+		if (f == r->commit->n_files)
+			break;
+		out[f++] = body;
 	}
-	elog(ERROR, "file action %d of the commit not found", i);
-	return NULL;				/* keep compiler quiet */
+	if (f != r->commit->n_files)
+		elog(ERROR, "the commit's file actions do not match its decoding");
+	return out;
 }
 
 /*
@@ -504,6 +508,7 @@ rebase_row_tracking(Ratification *r)
 	bool		missing = false;
 	bool		reassign;
 	const char *backfill;
+	DjValue   **bodies;
 	int			i;
 
 	if (!writer_feature(r->proto, "rowTracking"))
@@ -575,6 +580,7 @@ rebase_row_tracking(Ratification *r)
 	}
 
 	/* inline: baseRowId and defaultRowCommitVersion */
+	bodies = tree_files(r);
 	next = latest_hwm + 1;
 	new_hwm = latest_hwm;
 	for (i = 0; i < c->n_files; i++)
@@ -585,7 +591,10 @@ rebase_row_tracking(Ratification *r)
 		CHECK_FOR_INTERRUPTS();
 		if (fa->kind != DELTA_FILE_ADD)
 			continue;
-		body = tree_file(r, i);
+		body = bodies[i];
+		if (member(body, "path") == NULL || member(body, "path")->type != DJ_STRING ||
+			strcmp(member(body, "path")->u.str, fa->path) != 0)
+			elog(ERROR, "file action %d of the commit does not match its decoding", i);
 		if (!fa->has_default_row_commit_version ||
 			fa->default_row_commit_version > r->read_version)
 			set_member(body, "defaultRowCommitVersion", dj_number(r->version));
