@@ -11,7 +11,7 @@
 \getenv builddir PG_ABS_BUILDDIR
 \set cdir :builddir '/results/catalog_data'
 \setenv CATALOG_DIR :cdir
-\! rm -rf "$CATALOG_DIR" && mkdir -p "$CATALOG_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$PG_ABS_SRCDIR/data/catalog/cm" "$PG_ABS_SRCDIR/data/catalog/rt" "$PG_ABS_SRCDIR/data/catalog/part" "$CATALOG_DIR/" && cp -r "$PG_ABS_SRCDIR/data/rowlevel/update" "$CATALOG_DIR/rows" && mkdir -p "$CATALOG_DIR/empty/_delta_log" && for t in plain cm rt part empty; do mkdir -p "$CATALOG_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$CATALOG_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
+\! rm -rf "$CATALOG_DIR" && mkdir -p "$CATALOG_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$PG_ABS_SRCDIR/data/catalog/cm" "$PG_ABS_SRCDIR/data/catalog/rt" "$PG_ABS_SRCDIR/data/catalog/part" "$CATALOG_DIR/" && cp -r "$PG_ABS_SRCDIR/data/rowlevel/update" "$CATALOG_DIR/rows" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$CATALOG_DIR/cache" && mkdir -p "$CATALOG_DIR/empty/_delta_log" && for t in plain cm rt part empty; do mkdir -p "$CATALOG_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$CATALOG_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
 SELECT set_config('catalog_test.dir', :'cdir', false) IS NOT NULL AS ok;
 
 CREATE FUNCTION pg_temp.p(t text) RETURNS text LANGUAGE sql AS
@@ -173,6 +173,22 @@ SELECT count(*) AS rows_from_rogue_files FROM pg_temp.delta_files
 SELECT pg_temp.try(format('SELECT count(*) FROM deltacc.snapshot_files(%L, 5)', pg_temp.p('plain')));
 SELECT count(*) AS winners FROM deltacc.explain_conflicts(pg_temp.p('plain'), 3, ARRAY['true'])
  WHERE winning_version > 4;
+
+-- a version the session's commit cache decoded from its file (version 1 of
+-- a copy of plain: c.parquet, ids 200..299) is removed from the log, and
+-- version 1 ratified with other content (d.parquet, ids 500..599): the
+-- check reads the catalog's copy (the cache keys it by its hash)
+SELECT pg_sleep(1.1);	-- (the cache takes files left alone for a second)
+SELECT path FROM deltacc.conflicts(pg_temp.p('cache'), 0, ARRAY['id >= 200'],
+  '[{"remove":{"path":"b.parquet","dataChange":true}}]');
+\! rm "$CATALOG_DIR/cache/_delta_log/00000000000000000001.json"
+SELECT deltacc.register_table(pg_temp.p('cache'));
+SELECT deltacc.commit(pg_temp.p('cache'), 0,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"k-1","isBlindAppend":true}},
+    {"add":{"path":"d.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,
+            "stats":"{\"numRecords\":100,\"minValues\":{\"id\":500},\"maxValues\":{\"id\":599},\"nullCount\":{\"id\":0}}"}}]') AS version;
+SELECT path FROM deltacc.conflicts(pg_temp.p('cache'), 0, ARRAY['id >= 200'],
+  '[{"remove":{"path":"b.parquet","dataChange":true}}]');
 
 -- ---------------------------------------------------------------------------
 -- Publishing: in order, never overwriting, only what the bytes say
