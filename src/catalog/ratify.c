@@ -930,7 +930,15 @@ catalog_commit(const CommitRequest *req)
 		r.proto = r.seen.final_protocol;
 	}
 	else
+	{
+		/*
+		 * Nothing was committed after the read version: nothing to check
+		 * (the reads are not compiled), the arguments apart.
+		 */
+		if (req->isolation != NULL)
+			(void) loser_isolation_arg(req->isolation);
 		conflict_state_at(r.log, r.latest, &r.md, &r.proto);
+	}
 	if (r.commit->metadata != NULL)
 		r.md = r.commit->metadata;
 	if (r.commit->protocol != NULL)

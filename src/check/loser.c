@@ -113,6 +113,22 @@ decode_actions(Jsonb *actions, int *n_unknown)
 }
 
 /*
+ * loser_isolation_arg: see loser.h.
+ */
+DeltaIsolationLevel
+loser_isolation_arg(const char *isolation_param)
+{
+	DeltaIsolationLevel level;
+
+	if (!delta_isolation_parse(isolation_param, &level))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("invalid isolation level \"%s\"", isolation_param),
+				errhint("Use Serializable, WriteSerializable or SnapshotIsolation."));
+	return level;
+}
+
+/*
  * loser_count_unknown: see loser.h.
  */
 int
@@ -189,11 +205,7 @@ loser_derive(LoserTxn *loser, const ConflictTable *table, int n_reads,
 	/* the table's level */
 	if (isolation_param != NULL)
 	{
-		if (!delta_isolation_parse(isolation_param, &loser->table_level))
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("invalid isolation level \"%s\"", isolation_param),
-					errhint("Use Serializable, WriteSerializable or SnapshotIsolation."));
+		loser->table_level = loser_isolation_arg(isolation_param);
 		source = "given";
 	}
 	else

@@ -35,6 +35,12 @@
 extern const DeltaCommit *loser_decode_actions(Jsonb *actions, int *n_unknown);
 
 /*
+ * The isolation level an isolation_level argument names; ERROR
+ * (ERRCODE_INVALID_PARAMETER_VALUE) for an unknown one.
+ */
+extern DeltaIsolationLevel loser_isolation_arg(const char *isolation_param);
+
+/*
  * The number of c's actions of a kind the checker does not know (they
  * block the isolation downgrade), for a loser decoded some other way than
  * by loser_decode_actions (a staged commit file).

@@ -142,8 +142,10 @@ SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 4, '[{"add":{"path":"x.pa
 -- one source: actions or a staged file
 SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 4, NULL)$q$, pg_temp.p('plain')));
 SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 4, '[]', staged_path => '_delta_log/_staged_commits/00000000000000000005.6f1c2a7e-0d4e-4c39-9b1e-2f7d9a1c0b35.json')$q$, pg_temp.p('plain')));
--- a read version ahead of the catalog; an unregistered table
+-- a read version ahead of the catalog; an unknown isolation level (with
+-- no commit to check against too); an unregistered table
 SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 7, '[{"commitInfo":{"txnId":"w-g"}}]')$q$, pg_temp.p('plain')));
+SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 4, '[{"commitInfo":{"txnId":"w-g"}}]', isolation_level => 'Bogus')$q$, pg_temp.p('plain')));
 SELECT pg_temp.try($q$SELECT deltacc.commit('/nonexistent/table', 0, '[]')$q$);
 
 -- ---------------------------------------------------------------------------
