@@ -64,6 +64,7 @@ typedef struct QueryDef
 	const char *sql;
 	int			nargs;
 	Oid			types[MAX_QUERY_ARGS];
+	bool		in_snapshot;	/* read in the caller's statement snapshot */
 } QueryDef;
 
 /* the column list of the listings (Q_LIST, Q_LIST_UNPUBLISHED) */
@@ -93,7 +94,7 @@ static const QueryDef queries[Q_COUNT] = {
 		"SELECT table_id, latest_version, published_version "
 		"FROM deltacc.managed_tables "
 		"WHERE table_path OPERATOR(pg_catalog.=) $1",
-	1, {TEXTOID}},
+	1, {TEXTOID}, true},
 	[Q_TABLE_LOCK] = {
 		"SELECT table_id, latest_version, published_version "
 		"FROM deltacc.managed_tables "
@@ -128,7 +129,7 @@ static const QueryDef queries[Q_COUNT] = {
 	3, {TEXTOID, INT8OID, TEXTOID}},
 	[Q_LIST] = {
 		LIST_SELECT LIST_WHERE,
-	3, {TEXTOID, INT8OID, INT8OID}},
+	3, {TEXTOID, INT8OID, INT8OID}, true},
 	[Q_LIST_UNPUBLISHED] = {
 		LIST_SELECT "AND r.published_at IS NULL " LIST_WHERE,
 	3, {TEXTOID, INT8OID, INT8OID}},
@@ -273,8 +274,11 @@ session_end(CatalogSession *s)
 /*
  * run: execute query q with its arguments (nulls as SPI takes them: 'n'
  * for NULL, ' ' otherwise; NULL for none); ERROR unless SPI answers
- * 'expect'.  A fresh snapshot per query, except in parallel mode, where
- * none can be taken (the readers that may run there only read).
+ * 'expect'.  A fresh snapshot per query (what a commit needs after its
+ * row lock), except for the queries of latest_version and
+ * ratified_commits, which read in the caller's statement snapshot (so
+ * that both in one statement agree), and in parallel mode, where none can
+ * be taken (the readers that may run there only read).
  */
 static void
 run(CatalogQuery q, Datum *values, const char *nulls, int expect)
@@ -293,7 +297,8 @@ run(CatalogQuery q, Datum *values, const char *nulls, int expect)
 			elog(ERROR, "could not keep catalog query plan");
 		plans[q] = plan;
 	}
-	rc = SPI_execute_plan(plans[q], values, nulls, IsInParallelMode(), 0);
+	rc = SPI_execute_plan(plans[q], values, nulls,
+						  queries[q].in_snapshot || IsInParallelMode(), 0);
 	if (rc != expect)
 		elog(ERROR, "catalog query failed: %s", SPI_result_code_string(rc));
 }

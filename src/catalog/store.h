@@ -10,10 +10,13 @@
  * SQL functions check their callers' roles (catalog_check_role) and the
  * queries here then run with the owner's user id, schema-qualified
  * throughout (operators too), so neither the caller's privileges nor the
- * caller's search_path take part.  Every query takes a fresh snapshot
- * (outside parallel mode): after the row lock of catalog_lock_table has
- * been waited for, the next query sees what the other transaction
- * committed.
+ * caller's search_path take part.  The queries of a commit take a fresh
+ * snapshot each (outside parallel mode): after the row lock of
+ * catalog_get_table(for_update) has been waited for, the next query sees
+ * what the other transaction committed.  catalog_get_table without the
+ * lock and catalog_list_ratified without unpublished_only (what
+ * deltacc.latest_version and deltacc.ratified_commits read) use the
+ * caller's statement snapshot, so that both in one statement agree.
  *
  * Copyright (c) 2026, deltacc developers
  *
