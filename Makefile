@@ -31,12 +31,14 @@ ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
 SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
-	src/check/rowlevel.o src/check/readset_cache.o
-FUNCS_OBJS = src/funcs/funcs_log.o src/funcs/funcs_scan.o \
-	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/deltacc.o
+	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o
+CATALOG_OBJS = src/catalog/store.o src/catalog/ratify.o src/catalog/publish.o
+FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
+	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
+	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
-	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(FUNCS_OBJS)
+	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(CATALOG_OBJS) $(FUNCS_OBJS)
 
 # Install script pieces, in this order (a piece new in this version goes into
 # its update script's list as well, see UPGRADE_1_1_PARTS).
@@ -47,7 +49,8 @@ SQL_PARTS = \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
 	sql/parts/30_dv.sql \
-	sql/parts/40_rows.sql
+	sql/parts/40_rows.sql \
+	sql/parts/50_catalog.sql
 
 # Update script 1.0 -> 1.1: sql/upgrade/1.0--1.1.sql (what changes in the
 # objects 1.0 already has), then every install-script part that is entirely
@@ -55,7 +58,7 @@ SQL_PARTS = \
 # as the commit coordinator's sql/parts/50_catalog.sql) is appended here as
 # well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
 # gives (test/sql/extension_upgrade.sql compares the two).
-UPGRADE_1_1_PARTS =
+UPGRADE_1_1_PARTS = sql/parts/50_catalog.sql
 
 # Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
 # the 1.0 script as released, never regenerated.
@@ -69,10 +72,16 @@ REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_f
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
+REGRESS_CATALOG = catalog
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
-	$(REGRESS_ROWLEVEL) $(REGRESS_HOSTILE)
+	$(REGRESS_ROWLEVEL) $(REGRESS_CATALOG) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
+
+# Isolation specs (test/specs/<name>.spec, expected/<name>.out): concurrent
+# commits to catalog-managed tables.
+ISOLATION = catalog_concurrent catalog_deadlock
+ISOLATION_OPTS = --inputdir=test --load-extension=deltacc
 
 PG_CONFIG ?= pg_config
 PKG_CONFIG ?= pkg-config

@@ -73,7 +73,8 @@ if [ -f test/fuzz/Makefile ]; then
 	add_counts "$LOG/fuzz.out"
 fi
 
-# 3. pg_regress suites against a throwaway cluster.
+# 3. pg_regress suites and isolation specs (the Makefile's REGRESS and
+#    ISOLATION, both run by installcheck) against a throwaway cluster.
 # run_regress <log name> [pg_virtualenv options] -- [installcheck variables]:
 # the pg_regress suites against a throwaway cluster, counted per suite
 run_regress() {
@@ -96,6 +97,10 @@ run_regress() {
 	if [ -f regression.diffs ] && [ "$rf" -gt 0 ]; then
 		head -300 regression.diffs
 	fi
+	# (the isolation specs, run by the same installcheck, write theirs here)
+	if [ -f output_iso/regression.diffs ] && [ "$rf" -gt 0 ]; then
+		head -300 output_iso/regression.diffs
+	fi
 	passed=$((passed + rp))
 	failed=$((failed + rf))
 }
@@ -108,7 +113,7 @@ run_regress regress
 # suites again with the server loading deltacc at start.
 echo "== regression tests, deltacc preloaded (shared_preload_libraries)"
 run_regress preload -o shared_preload_libraries=deltacc -- \
-	REGRESS="extension conflict_scenarios conflict_seed commit_cache readset_cache stats_fastpath line_shapes"
+	REGRESS="extension conflict_scenarios conflict_seed commit_cache readset_cache stats_fastpath line_shapes catalog"
 
 echo
 if [ "$skipped" -gt 0 ]; then

@@ -47,7 +47,7 @@ extern void conflict_check_winner(const ConflictTable *table,
 								  const DeltaProtocol **cur_protocol,
 								  ConflictResult *result);
 
-/* GUC deltacc.default_mode and its definition (called from _PG_init). */
+/* GUC deltacc.default_mode and its definition (driver.c; called from _PG_init). */
 extern int	deltacc_default_mode;
 extern void conflict_init(void);
 

@@ -100,7 +100,6 @@ decode_actions(Jsonb *actions, int *n_unknown)
 {
 	DjValue		root;
 	DeltaCommit *c;
-	int			known;
 
 	root = dc_jsonb_parse(actions, "actions", ERRCODE_INVALID_PARAMETER_VALUE);
 	if (root.type != DJ_ARRAY)
@@ -109,11 +108,38 @@ decode_actions(Jsonb *actions, int *n_unknown)
 				errmsg("actions must be a JSON array of Delta action objects"),
 				errdetail("Got a JSON %s.", dj_type_name(root.type)));
 	c = DeltaDecodeActionArray(&root, -1);
+	*n_unknown = loser_count_unknown(c);
+	return c;
+}
+
+/*
+ * loser_isolation_arg: see loser.h.
+ */
+DeltaIsolationLevel
+loser_isolation_arg(const char *isolation_param)
+{
+	DeltaIsolationLevel level;
+
+	if (!delta_isolation_parse(isolation_param, &level))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("invalid isolation level \"%s\"", isolation_param),
+				errhint("Use Serializable, WriteSerializable or SnapshotIsolation."));
+	return level;
+}
+
+/*
+ * loser_count_unknown: see loser.h.
+ */
+int
+loser_count_unknown(const DeltaCommit *c)
+{
+	int			known;
+
 	known = c->n_files + c->n_txns + c->n_domains +
 		(c->metadata != NULL) + (c->protocol != NULL) +
 		(c->commit_info != NULL);
-	*n_unknown = Max(c->n_actions - known, 0);
-	return c;
+	return Max(c->n_actions - known, 0);
 }
 
 /*
@@ -179,11 +205,7 @@ loser_derive(LoserTxn *loser, const ConflictTable *table, int n_reads,
 	/* the table's level */
 	if (isolation_param != NULL)
 	{
-		if (!delta_isolation_parse(isolation_param, &loser->table_level))
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("invalid isolation level \"%s\"", isolation_param),
-					errhint("Use Serializable, WriteSerializable or SnapshotIsolation."));
+		loser->table_level = loser_isolation_arg(isolation_param);
 		source = "given";
 	}
 	else

@@ -35,6 +35,19 @@
 extern const DeltaCommit *loser_decode_actions(Jsonb *actions, int *n_unknown);
 
 /*
+ * The isolation level an isolation_level argument names; ERROR
+ * (ERRCODE_INVALID_PARAMETER_VALUE) for an unknown one.
+ */
+extern DeltaIsolationLevel loser_isolation_arg(const char *isolation_param);
+
+/*
+ * The number of c's actions of a kind the checker does not know (they
+ * block the isolation downgrade), for a loser decoded some other way than
+ * by loser_decode_actions (a staged commit file).
+ */
+extern int	loser_count_unknown(const DeltaCommit *c);
+
+/*
  * Fill the derived fields of *loser (reference §2.2, §2.3): blind append,
  * data-change flag, isolation level and its downgrade, backfill.  The
  * caller has set commit, read_whole_table and the read files.  n_reads is

@@ -17,6 +17,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "catalog/store.h"
 #include "check/conflict.h"
 #include "check/rowlevel.h"
 #include "common/compat.h"
@@ -40,5 +41,6 @@ _PG_init(void)
 	commit_cache_init();
 	deletion_vector_init();
 	rowlevel_init();
+	catalog_init();
 	MarkGUCPrefixReserved("deltacc");
 }

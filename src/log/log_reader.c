@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "catalog/pg_authid.h"
+#include "common/cryptohash.h"
+#include "common/sha2.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "utils/acl.h"
@@ -57,6 +59,9 @@ static char *scan_buf = NULL;
 static bool scan_buf_busy = false;
 
 #define DELTA_VERSION_DIGITS 20
+
+/* Installed by the catalog layer at _PG_init (see log_reader.h). */
+DeltaCatalogLookup delta_catalog_lookup = NULL;
 
 static char *delta_uri_decode(const char *in, bool *ok);
 static const char *delta_strip_file_scheme(const char *path, bool *is_uri,
@@ -113,7 +118,11 @@ delta_error_callback(void *arg)
 {
 	DeltaErrorPosition *pos = (DeltaErrorPosition *) arg;
 
-	if (pos->line > 0)
+	if (pos->is_label && pos->line > 0)
+		errcontext("%s, line " INT64_FORMAT, pos->file, pos->line);
+	else if (pos->is_label)
+		errcontext("%s", pos->file);
+	else if (pos->line > 0)
 		errcontext("Delta log file \"%s\", line " INT64_FORMAT,
 				   pos->file, pos->line);
 	else
@@ -130,10 +139,19 @@ DeltaErrorContextPush(DeltaErrorPosition *pos, const char *file)
 {
 	pos->file = file;
 	pos->line = 0;
+	pos->is_label = false;
 	pos->cb.callback = delta_error_callback;
 	pos->cb.arg = pos;
 	pos->cb.previous = error_context_stack;
 	error_context_stack = &pos->cb;
+}
+
+/* DeltaErrorContextPush for a label that is not a file name. */
+void
+DeltaErrorContextPushLabel(DeltaErrorPosition *pos, const char *label)
+{
+	DeltaErrorContextPush(pos, label);
+	pos->is_label = true;
 }
 
 /* Pop the context pushed by DeltaErrorContextPush. */
@@ -242,6 +260,24 @@ is_uuid(const char *s, size_t len)
 			return false;
 	}
 	return true;
+}
+
+/* See log_reader.h. */
+bool
+DeltaParseStagedCommitName(const char *rel_path, int64 *version)
+{
+	static const char prefix[] = "_delta_log/_staged_commits/";
+	const char *p;
+
+	if (strncmp(rel_path, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	p = rel_path + sizeof(prefix) - 1;
+	if (strlen(p) != DELTA_VERSION_DIGITS + 1 + 36 + 5 ||
+		p[DELTA_VERSION_DIGITS] != '.' ||
+		!is_uuid(p + DELTA_VERSION_DIGITS + 1, 36) ||
+		strcmp(p + DELTA_VERSION_DIGITS + 1 + 36, ".json") != 0)
+		return false;
+	return parse_digits(p, DELTA_VERSION_DIGITS, version);
 }
 
 /*
@@ -397,8 +433,8 @@ read_last_checkpoint(DeltaLog *log)
  * Turn a table path argument into a canonical absolute path: file:// URIs
  * are decoded, anything not absolute is refused.  palloc'd.
  */
-static char *
-canonical_table_path(const char *table_path)
+char *
+DeltaCanonicalTablePath(const char *table_path)
 {
 	bool		is_uri;
 	bool		foreign;
@@ -435,11 +471,81 @@ canonical_table_path(const char *table_path)
 }
 
 /*
+ * The versions of a registered table (DeltaLogOpen, after the listing of
+ * the published commits up to cat->published_version): the catalog's
+ * commits follow the published ones without a gap, and the last of them is
+ * the latest version.  A published version the log no longer holds while a
+ * later one is there, or a catalog state that is not contiguous, is
+ * ERRCODE_DATA_CORRUPTED.
+ */
+static void
+catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
+{
+	int			i;
+
+	if (cat->n_commits != cat->latest_version - cat->published_version)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog state of Delta table \"%s\" is inconsistent",
+					   log->table_path),
+				errdetail("The catalog holds %d unpublished commits between versions " INT64_FORMAT
+						  " and " INT64_FORMAT ".",
+						  cat->n_commits, cat->published_version,
+						  cat->latest_version));
+	for (i = 0; i < cat->n_commits; i++)
+	{
+		DeltaRatifiedCommit *rc = &cat->commits[i];
+
+		if (rc->version != cat->published_version + 1 + i)
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
+						   log->table_path, cat->published_version + 1 + i));
+		if (rc->staged_path == NULL)
+			rc->label = psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
+								 rc->version, log->table_path);
+	}
+	if (log->last_version >= 0 && log->last_version < cat->published_version)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("Delta log is missing version " INT64_FORMAT,
+					   log->last_version + 1),
+				errdetail("The catalog records versions up to " INT64_FORMAT
+						  " as published.", cat->published_version));
+	if (cat->n_commits > 0)
+	{
+		if (log->first_version < 0)
+			log->first_version = cat->published_version + 1;
+		log->last_version = cat->latest_version;
+	}
+	log->catalog = cat;
+}
+
+/*
  * Open a Delta table (see log_reader.h).  Lists _delta_log once; the
  * listing is a snapshot of the directory at this moment.
  */
+static DeltaLog *log_open(const char *table_path, bool registering);
+
 DeltaLog *
 DeltaLogOpen(const char *table_path)
+{
+	return log_open(table_path, false);
+}
+
+/* See log_reader.h. */
+DeltaLog *
+DeltaLogOpenForCatalog(const char *table_path)
+{
+	return log_open(table_path, true);
+}
+
+/*
+ * DeltaLogOpen; registering: DeltaLogOpenForCatalog (no lookup, an empty
+ * log allowed, the published log taken as the catalog's).
+ */
+static DeltaLog *
+log_open(const char *table_path, bool registering)
 {
 	DeltaLog   *log;
 	DIR		   *dir;
@@ -450,16 +556,19 @@ DeltaLogOpen(const char *table_path)
 	int			cap_versions = 64;
 	int			cap_ck = 8;
 	int			i;
+	DeltaCatalogState *cat;
 
 	DeltaCheckReadPrivilege();
 
 	log = palloc0(sizeof(DeltaLog));
-	log->table_path = canonical_table_path(table_path);
+	log->table_path = DeltaCanonicalTablePath(table_path);
 	log->log_dir = psprintf("%s/_delta_log",
 							strcmp(log->table_path, "/") == 0 ? "" : log->table_path);
 	log->first_version = -1;
 	log->last_version = -1;
 	log->latest_version = -1;
+	cat = delta_catalog_lookup && !registering ?
+		delta_catalog_lookup(log->table_path) : NULL;
 
 	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
@@ -488,6 +597,11 @@ DeltaLogOpen(const char *table_path)
 
 		CHECK_FOR_INTERRUPTS();
 		kind = classify_log_name(de->d_name, &v, &ck);
+		/* a registered table: the catalog's versions, nothing above them */
+		if (cat != NULL && kind == 1 && v > cat->published_version)
+			continue;
+		if (cat != NULL && kind == 2 && v > cat->latest_version)
+			continue;
 		if (kind == 1)
 		{
 			if (n_versions == cap_versions)
@@ -511,7 +625,8 @@ DeltaLogOpen(const char *table_path)
 	}
 	FreeDir(dir);
 
-	if (n_versions == 0 && log->n_checkpoints == 0)
+	if (n_versions == 0 && log->n_checkpoints == 0 && cat == NULL &&
+		!registering)
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_FILE),
 				errmsg("\"%s\" is not a Delta table", table_path),
@@ -536,6 +651,8 @@ DeltaLogOpen(const char *table_path)
 		log->last_version = versions[n_versions - 1];
 	}
 	pfree(versions);
+	if (cat != NULL)
+		catalog_versions(log, cat);
 
 	if (log->n_checkpoints > 0)
 		qsort(log->checkpoints, log->n_checkpoints,
@@ -546,6 +663,16 @@ DeltaLogOpen(const char *table_path)
 		log->latest_version = log->checkpoints[log->n_checkpoints - 1].version;
 
 	read_last_checkpoint(log);
+	if (cat != NULL && log->last_checkpoint.valid &&
+		log->last_checkpoint.version > cat->latest_version)
+		log->last_checkpoint.valid = false;	/* above the catalog's word */
+	if (registering)
+	{
+		cat = palloc0(sizeof(DeltaCatalogState));
+		cat->latest_version = log->latest_version;
+		cat->published_version = log->latest_version;
+		log->catalog = cat;
+	}
 	return log;
 }
 
@@ -570,15 +697,63 @@ DeltaLogParseLineArena(DcArena *arena, const char *line, Size len)
 							   ERRCODE_DATA_CORRUPTED);
 }
 
-static void scan_action_file(DeltaLog *log, const char *rel_path,
+/*
+ * What the line scanner reads: the file 'name' (relative to the table
+ * root), or, when mem is set, the bytes mem[0..len) named by 'name' (a
+ * file name, or a label when is_label).
+ */
+typedef struct ScanSource
+{
+	const char *name;
+	const char *mem;
+	Size		len;
+	bool		is_label;
+} ScanSource;
+
+static void scan_action_file(DeltaLog *log, const ScanSource *src,
 							 DeltaActionLineSkip skip,
 							 DeltaActionLineTry try_line,
 							 DeltaActionLineCallback cb, void *arg);
-static void scan_action_file_buf(DeltaLog *log, const char *rel_path,
+static void scan_action_file_buf(DeltaLog *log, const ScanSource *src,
 								 DeltaActionLineSkip skip,
 								 DeltaActionLineTry try_line,
 								 DeltaActionLineCallback cb, void *arg,
 								 char *given);
+
+/* The source of a file: no bytes in memory. */
+static ScanSource
+file_source(const char *rel_path)
+{
+	ScanSource	src;
+
+	memset(&src, 0, sizeof(src));
+	src.name = rel_path;
+	return src;
+}
+
+/*
+ * The source of commit 'version' (DeltaLogCheckCommitAvailable first): the
+ * catalog's copy when there is one, else _delta_log/<v>.json (the name
+ * palloc'd).
+ */
+static ScanSource
+commit_source(DeltaLog *log, int64 version)
+{
+	ScanSource	src;
+	bool		is_file;
+
+	DeltaLogCheckCommitAvailable(log, version);
+	memset(&src, 0, sizeof(src));
+	if (DeltaLogRatified(log, version) != NULL)
+	{
+		src.mem = DeltaLogRatifiedBytes(log, version, &src.len, &src.name,
+										&is_file);
+		src.is_label = !is_file;
+	}
+	else
+		src.name = DeltaCommitFileName(version);
+	return src;
+}
 
 /*
  * Stream a newline-delimited file of actions through cb, one parsed line at
@@ -588,7 +763,30 @@ void
 DeltaLogScanActionFile(DeltaLog *log, const char *rel_path,
 					   DeltaActionLineCallback cb, void *arg)
 {
-	scan_action_file(log, rel_path, NULL, NULL, cb, arg);
+	ScanSource	src = file_source(rel_path);
+
+	scan_action_file(log, &src, NULL, NULL, cb, arg);
+}
+
+/* See log_reader.h. */
+void
+DeltaLogScanCommit(DeltaLog *log, int64 version, DeltaActionLineCallback cb,
+				   void *arg)
+{
+	ScanSource	src = commit_source(log, version);
+
+	scan_action_file(log, &src, NULL, NULL, cb, arg);
+}
+
+/* See log_reader.h. */
+void
+DeltaLogScanCommitTry(DeltaLog *log, int64 version,
+					  DeltaActionLineTry try_line,
+					  DeltaActionLineCallback cb, void *arg)
+{
+	ScanSource	src = commit_source(log, version);
+
+	scan_action_file(log, &src, NULL, try_line, cb, arg);
 }
 
 /*
@@ -600,7 +798,9 @@ DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
 						  DeltaActionLineTry try_line,
 						  DeltaActionLineCallback cb, void *arg)
 {
-	scan_action_file(log, rel_path, NULL, try_line, cb, arg);
+	ScanSource	src = file_source(rel_path);
+
+	scan_action_file(log, &src, NULL, try_line, cb, arg);
 }
 
 /*
@@ -608,13 +808,13 @@ DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
  * be NULL (see log_reader.h for each).
  */
 static void
-scan_action_file(DeltaLog *log, const char *rel_path,
+scan_action_file(DeltaLog *log, const ScanSource *src,
 				 DeltaActionLineSkip skip, DeltaActionLineTry try_line,
 				 DeltaActionLineCallback cb, void *arg)
 {
 	if (scan_buf_busy)
 	{
-		scan_action_file_buf(log, rel_path, skip, try_line, cb, arg, NULL);
+		scan_action_file_buf(log, src, skip, try_line, cb, arg, NULL);
 		return;
 	}
 	if (scan_buf == NULL)
@@ -628,7 +828,7 @@ scan_action_file(DeltaLog *log, const char *rel_path,
 	scan_buf_busy = true;
 	PG_TRY();
 	{
-		scan_action_file_buf(log, rel_path, skip, try_line, cb, arg, scan_buf);
+		scan_action_file_buf(log, src, skip, try_line, cb, arg, scan_buf);
 	}
 	PG_FINALLY();
 	{
@@ -642,12 +842,15 @@ scan_action_file(DeltaLog *log, const char *rel_path,
  * (owned by the caller, never freed here), or NULL to palloc one.
  */
 static void
-scan_action_file_buf(DeltaLog *log, const char *rel_path,
+scan_action_file_buf(DeltaLog *log, const ScanSource *src,
 					 DeltaActionLineSkip skip, DeltaActionLineTry try_line,
 					 DeltaActionLineCallback cb, void *arg, char *given)
 {
+	const char *rel_path = src->name;
 	char	   *abs_path;
-	int			fd;
+	int			fd = -1;
+	Size		mem_pos = 0;	/* bytes of src->mem read so far */
+	uint64		size;
 	struct stat st;
 	DeltaErrorPosition errpos;
 	MemoryContext line_cxt;
@@ -661,16 +864,27 @@ scan_action_file_buf(DeltaLog *log, const char *rel_path,
 	int64		buf_offset = 0; /* file offset of buf[0] */
 	bool		eof = false;
 
-	DeltaErrorContextPush(&errpos, rel_path);
-	abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
-	pfree(abs_path);
-	if ((uint64) st.st_size > (uint64) deltacc_max_log_file_bytes)
+	if (src->is_label)
+		DeltaErrorContextPushLabel(&errpos, rel_path);
+	else
+		DeltaErrorContextPush(&errpos, rel_path);
+	if (src->mem == NULL)
+	{
+		abs_path = psprintf("%s/%s", log->table_path, rel_path);
+		fd = DeltaOpenRegularFile(abs_path, "Delta log file", rel_path, &st);
+		pfree(abs_path);
+		size = (uint64) st.st_size;
+	}
+	else
+		size = (uint64) src->len;
+	if (size > (uint64) deltacc_max_log_file_bytes)
 		ereport(ERROR,
 				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				src->is_label ?
+				errmsg("%s is too large", rel_path) :
 				errmsg("Delta log file \"%s\" is too large", rel_path),
 				errdetail("The file has %lld bytes; the limit (deltacc.max_log_file_bytes) is %d bytes.",
-						  (long long) st.st_size, deltacc_max_log_file_bytes));
+						  (long long) size, deltacc_max_log_file_bytes));
 
 	buf = given ? given : palloc(cap);
 	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -718,7 +932,14 @@ scan_action_file_buf(DeltaLog *log, const char *rel_path,
 				else
 					buf = repalloc(buf, cap);
 			}
-			n = read(fd, buf + have, cap - have);
+			if (src->mem != NULL)
+			{
+				n = (ssize_t) Min(cap - have, src->len - mem_pos);
+				memcpy(buf + have, src->mem + mem_pos, n);
+				mem_pos += (Size) n;
+			}
+			else
+				n = read(fd, buf + have, cap - have);
 			if (n < 0)
 			{
 				if (errno == EINTR)
@@ -774,7 +995,7 @@ scan_action_file_buf(DeltaLog *log, const char *rel_path,
 	MemoryContextDelete(arena_cxt);
 	if (buf != given)
 		pfree(buf);
-	if (CloseTransientFile(fd) != 0)
+	if (fd >= 0 && CloseTransientFile(fd) != 0)
 		ereport(ERROR,
 				errcode_for_file_access(),
 				errmsg("could not close Delta log file \"%s\": %m", rel_path));
@@ -795,15 +1016,29 @@ decode_line_cb(void *arg, const DjValue *action, int64 offset, int32 len,
  * NULL) takes.
  */
 static DeltaCommit *
-read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
+read_action_file_mode(DeltaLog *log, const ScanSource *src, int64 version,
 					  int mode, DeltaActionLineSkip skip)
 {
 	DeltaCommitBuilder b;
 
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = (DeltaDecodeMode) mode;
-	scan_action_file(log, rel_path, skip, NULL, decode_line_cb, &b);
+	scan_action_file(log, src, skip, NULL, decode_line_cb, &b);
 	return DeltaCommitBuilderFinish(&b);
+}
+
+/* See log_reader.h. */
+DeltaCommit *
+DeltaLogDecodeBytes(DeltaLog *log, const char *bytes, Size len,
+					const char *name, int64 version)
+{
+	ScanSource	src;
+
+	memset(&src, 0, sizeof(src));
+	src.name = name;
+	src.mem = bytes;
+	src.len = len;
+	return read_action_file_mode(log, &src, version, DELTA_DECODE_FULL, NULL);
 }
 
 /*
@@ -813,7 +1048,9 @@ read_action_file_mode(DeltaLog *log, const char *rel_path, int64 version,
 DeltaCommit *
 DeltaLogReadActionFile(DeltaLog *log, const char *rel_path, int64 version)
 {
-	return read_action_file_mode(log, rel_path, version, DELTA_DECODE_FULL,
+	ScanSource	src = file_source(rel_path);
+
+	return read_action_file_mode(log, &src, version, DELTA_DECODE_FULL,
 								 NULL);
 }
 
@@ -844,14 +1081,90 @@ DeltaCommit *
 DeltaLogReadCommitSkip(DeltaLog *log, int64 version, int mode,
 					   DeltaActionLineSkip skip)
 {
-	char	   *name;
-	DeltaCommit *c;
+	ScanSource	src = commit_source(log, version);
 
-	DeltaLogCheckCommitAvailable(log, version);
-	name = DeltaCommitFileName(version);
-	c = read_action_file_mode(log, name, version, mode, skip);
-	pfree(name);
-	return c;
+	return read_action_file_mode(log, &src, version, mode, skip);
+}
+
+/* See log_reader.h. */
+const DeltaRatifiedCommit *
+DeltaLogRatified(const DeltaLog *log, int64 version)
+{
+	const DeltaCatalogState *cat = log->catalog;
+
+	if (cat == NULL || version <= cat->published_version ||
+		version > cat->latest_version)
+		return NULL;
+	return &cat->commits[version - cat->published_version - 1];
+}
+
+/* See log_reader.h. */
+void
+DeltaSha256(const char *data, Size len, uint8 *out)
+{
+	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+
+	if (pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) data, len) < 0 ||
+		pg_cryptohash_final(ctx, out, PG_SHA256_DIGEST_LENGTH) < 0)
+	{
+		const char *why = pg_cryptohash_error(ctx);
+
+		pg_cryptohash_free(ctx);
+		ereport(ERROR,
+				errcode(ERRCODE_INTERNAL_ERROR),
+				errmsg("could not compute SHA-256 hash: %s", why));
+	}
+	pg_cryptohash_free(ctx);
+}
+
+/*
+ * See log_reader.h.  A staged file is read into the DeltaLog's own memory
+ * context, so that its bytes live as long as the log (the lazy snapshot
+ * reads its lines again from them).
+ */
+const char *
+DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
+					  const char **label, bool *is_file)
+{
+	DeltaRatifiedCommit *rc;
+
+	rc = unconstify(DeltaRatifiedCommit *, DeltaLogRatified(log, version));
+	Assert(rc != NULL);
+	*is_file = rc->staged_path != NULL;
+	*label = rc->staged_path ? rc->staged_path : rc->label;
+	if (rc->content == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(log));
+
+		rc->content = DeltaReadStagedCommit(log->table_path, rc->staged_path,
+											version, rc->sha256,
+											&rc->content_len);
+		MemoryContextSwitchTo(old);
+	}
+	*len = rc->content_len;
+	return rc->content;
+}
+
+/* See log_reader.h. */
+char *
+DeltaReadStagedCommit(const char *table_path, const char *staged_path,
+					  int64 version, const uint8 *sha256, Size *len)
+{
+	char	   *abs_path = psprintf("%s/%s", table_path, staged_path);
+	char	   *bytes;
+	uint8		hash[PG_SHA256_DIGEST_LENGTH];
+
+	bytes = DeltaReadWholeFile(abs_path, staged_path, 0, len);
+	pfree(abs_path);
+	DeltaSha256(bytes, *len, hash);
+	if (memcmp(hash, sha256, PG_SHA256_DIGEST_LENGTH) != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("staged commit file \"%s\" does not hold the commit ratified as version " INT64_FORMAT,
+					   staged_path, version),
+				errdetail("Its bytes changed after the catalog ratified them."));
+	return bytes;
 }
 
 /*

@@ -59,6 +59,56 @@ typedef struct DeltaLastCheckpoint
 } DeltaLastCheckpoint;
 
 /*
+ * Catalog-managed tables.  A table registered with a catalog (src/catalog,
+ * deltacc.register_table) is read through it: the catalog's latest
+ * ratified version is the table's latest version, its ratified commits
+ * that are not recorded as published are read from the catalog's copy
+ * (whether or not a <v>.json exists), and published files above the latest
+ * ratified version are ignored (Delta PROTOCOL, "Catalog-managed tables").
+ * The log layer knows no catalog: a higher layer installs
+ * delta_catalog_lookup at _PG_init, and DeltaLogOpen asks it about every
+ * table it opens.
+ *
+ * One ratified commit: its content inline, or the name of its staged file
+ * (relative to the table root, "_delta_log/_staged_commits/<v>.<uuid>.json"),
+ * with the SHA-256 of the bytes ratified either way.  A staged file is read
+ * when the version is first read, and must still hold those bytes.
+ */
+typedef struct DeltaRatifiedCommit
+{
+	int64		version;
+	const char *content;		/* the bytes (inline; for a staged commit
+								 * NULL until read) */
+	Size		content_len;
+	const char *staged_path;	/* NULL for an inline commit */
+	uint8		sha256[32];
+	const char *label;			/* an inline commit's name in error contexts,
+								 * 'ratified commit <v> of Delta table "<p>"' */
+} DeltaRatifiedCommit;
+
+/*
+ * What the catalog says about a registered table, from one snapshot of its
+ * state: commits[i] is version published_version + 1 + i, the last one
+ * latest_version (n_commits = latest_version - published_version).
+ */
+typedef struct DeltaCatalogState
+{
+	int64		latest_version; /* latest ratified, -1 when none */
+	int64		published_version;	/* latest recorded as published, -1 */
+	int			n_commits;
+	DeltaRatifiedCommit *commits;
+} DeltaCatalogState;
+
+/*
+ * The lookup a higher layer installs: the state of the table whose
+ * canonical root is table_path (palloc'd in CurrentMemoryContext), or NULL
+ * when it is not registered (or no catalog is installed in this database).
+ * It runs after the read privilege check.
+ */
+typedef DeltaCatalogState *(*DeltaCatalogLookup) (const char *table_path);
+extern DeltaCatalogLookup delta_catalog_lookup;
+
+/*
  * An opened Delta table.  Everything is palloc'd in the memory context that
  * was current in DeltaLogOpen.
  */
@@ -73,6 +123,8 @@ typedef struct DeltaLog
 	int			n_checkpoints;
 	DeltaCheckpointFile *checkpoints;	/* sorted by (version, part) */
 	DeltaLastCheckpoint last_checkpoint;
+	DeltaCatalogState *catalog; /* registered with the catalog: its state;
+								 * else NULL */
 } DeltaLog;
 
 /* GUC deltacc.max_log_file_bytes: largest log file read. */
@@ -97,12 +149,82 @@ extern void DeltaCheckReadPrivilege(void);
 
 /*
  * Check privileges, canonicalise table_path (absolute path or file:// URI;
- * anything else is ERRCODE_INVALID_PARAMETER_VALUE), list _delta_log and
- * read _last_checkpoint.  ERRORs: no such directory (errcode_for_file_access),
- * version gap (ERRCODE_DATA_CORRUPTED naming the missing version), no log
- * files at all (ERRCODE_UNDEFINED_FILE "is not a Delta table").
+ * anything else is ERRCODE_INVALID_PARAMETER_VALUE), ask the catalog
+ * (delta_catalog_lookup), list _delta_log and read _last_checkpoint.
+ * ERRORs: no such directory (errcode_for_file_access), version gap
+ * (ERRCODE_DATA_CORRUPTED naming the missing version), no log files at all
+ * on a table the catalog does not know (ERRCODE_UNDEFINED_FILE "is not a
+ * Delta table").  For a registered table the versions above the catalog's
+ * published version are the catalog's (files and checkpoints above its
+ * latest ratified version are left out of the listing).
  */
 extern DeltaLog *DeltaLogOpen(const char *table_path);
+
+/*
+ * DeltaLogOpen for a table about to be registered with the catalog: the
+ * lookup is not asked, an empty _delta_log is a table at version -1, and
+ * the log is marked as read through the catalog (catalog set, with every
+ * version published), so that catalogManaged is accepted.
+ */
+extern DeltaLog *DeltaLogOpenForCatalog(const char *table_path);
+
+/*
+ * Decode bytes[0..len) as a newline-delimited action file named 'name'
+ * (a path relative to the table root, for the error context), as
+ * DeltaLogReadActionFile decodes a file.
+ */
+extern DeltaCommit *DeltaLogDecodeBytes(DeltaLog *log, const char *bytes,
+										Size len, const char *name,
+										int64 version);
+
+/*
+ * The canonical form of a table path argument (what DeltaLogOpen keys the
+ * table by): palloc'd; ERRORs as DeltaLogOpen's for a bad path.  No file
+ * is touched.
+ */
+extern char *DeltaCanonicalTablePath(const char *table_path);
+
+/*
+ * The catalog's ratified commit of 'version' when the table is read
+ * through the catalog and the version is one of its unpublished ones, else
+ * NULL (the version is read from _delta_log/<v>.json).
+ */
+extern const DeltaRatifiedCommit *DeltaLogRatified(const DeltaLog *log,
+												   int64 version);
+
+/*
+ * The bytes of ratified commit 'version' (DeltaLogRatified must give it):
+ * inline content as stored, a staged file read whole on first use (kept
+ * with the DeltaLog) and checked against the ratified SHA-256
+ * (ERRCODE_DATA_CORRUPTED when it differs).  *label names it in messages:
+ * the staged file's path, or the inline commit's label; *is_file says
+ * which.
+ */
+extern const char *DeltaLogRatifiedBytes(DeltaLog *log, int64 version,
+										 Size *len, const char **label,
+										 bool *is_file);
+
+/*
+ * Read the staged commit file staged_path (relative to the table root
+ * table_path) whole into CurrentMemoryContext and check that it holds the
+ * bytes ratified as 'version' (their SHA-256): else
+ * ERRCODE_DATA_CORRUPTED.  Limits and errors of DeltaReadWholeFile.
+ */
+extern char *DeltaReadStagedCommit(const char *table_path,
+								   const char *staged_path, int64 version,
+								   const uint8 *sha256, Size *len);
+
+/*
+ * Whether rel_path is a staged commit's name as the protocol spells it,
+ * exactly "_delta_log/_staged_commits/<20-digit version>.<uuid>.json"
+ * (nothing else: no other folder, no "..", no absolute path); the version
+ * in *version.
+ */
+extern bool DeltaParseStagedCommitName(const char *rel_path, int64 *version);
+
+/* SHA-256 of data[0..len) into out (ERROR if the hash cannot be made). */
+extern void DeltaSha256(const char *data, Size len, uint8 *out);
+
 
 /*
  * Read and decode the JSON commit of 'version' (first_version <= version <=
@@ -180,6 +302,18 @@ extern void DeltaLogScanActionFileTry(DeltaLog *log, const char *rel_path,
 									  DeltaActionLineCallback cb, void *arg);
 
 /*
+ * Stream the JSON commit of 'version' (DeltaLogCheckCommitAvailable first)
+ * as DeltaLogScanActionFile and DeltaLogScanActionFileTry do, from its
+ * file or from the catalog's copy (same decoder; offsets are positions in
+ * the copy; the error context names it).
+ */
+extern void DeltaLogScanCommit(DeltaLog *log, int64 version,
+							   DeltaActionLineCallback cb, void *arg);
+extern void DeltaLogScanCommitTry(DeltaLog *log, int64 version,
+								  DeltaActionLineTry try_line,
+								  DeltaActionLineCallback cb, void *arg);
+
+/*
  * Parse one log line (ERRCODE_DATA_CORRUPTED on bad JSON, DjValue in
  * CurrentMemoryContext).
  */
@@ -231,10 +365,16 @@ typedef struct DeltaErrorPosition
 {
 	const char *file;			/* relative to the table root */
 	int64		line;			/* 1-based; 0 = whole file */
+	bool		is_label;		/* file is no file name but a whole phrase
+								 * ('ratified commit 7 of Delta table ...') */
 	ErrorContextCallback cb;
 } DeltaErrorPosition;
 
 extern void DeltaErrorContextPush(DeltaErrorPosition *pos, const char *file);
+
+/* The same, for what is not a file: the context reads '<label>, line N'. */
+extern void DeltaErrorContextPushLabel(DeltaErrorPosition *pos,
+									   const char *label);
 extern void DeltaErrorContextPop(DeltaErrorPosition *pos);
 
 #endif							/* DELTACC_LOG_READER_H */

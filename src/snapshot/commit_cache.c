@@ -574,7 +574,6 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 	DeltaFileAction *files;
 	int			k;
 
-	DeltaLogCheckCommitAvailable(log, version);
 	fl_init();
 	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
@@ -583,7 +582,7 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 	r.cap_hint = (int) Min(Max(size_hint, 0) / FAST_MIN_LINE + 1, FAST_MAX_HINT);
 	DeltaCommitBuilderInit(&r.d.b, version);
 	r.d.b.mode = DELTA_DECODE_ROW;
-	DeltaLogScanActionFileTry(log, name, fast_line, slow_line, &r);
+	DeltaLogScanCommitTry(log, version, fast_line, slow_line, &r);
 	c = DeltaCommitBuilderFinish(&r.d.b);
 	if (r.d.ubuf)
 		pfree(r.d.ubuf);
@@ -705,15 +704,38 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	CommitCacheRef *ref;
 	CommitCacheEntry *e;
 	CommitStatsSource *src = NULL;
+	const DeltaRatifiedCommit *rc;
 
 	DeltaLogCheckCommitAvailable(log, version);
 	reap_graveyard();
 	(void) make_room(0);		/* the limit may have been lowered */
 
 	name = DeltaCommitFileName(version);
-	path = psprintf("%s/%s", log->table_path, name);
-	cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
-		file_identity(path, &before);
+	rc = DeltaLogRatified(log, version);
+	if (rc != NULL)
+	{
+		/*
+		 * The catalog's copy of the version: keyed by what it is (table,
+		 * version and the SHA-256 of its bytes), never by a file, so no
+		 * other bytes can be served for it; an identity of zeros, always
+		 * the same.
+		 */
+		char		hex[2 * 32 + 1];
+		int			k;
+
+		for (k = 0; k < 32; k++)
+			snprintf(hex + 2 * k, 3, "%02x", rc->sha256[k]);
+		path = psprintf("%s#ratified:" INT64_FORMAT ":%s", log->table_path,
+						version, hex);
+		memset(&before, 0, sizeof(before));
+		cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH;
+	}
+	else
+	{
+		path = psprintf("%s/%s", log->table_path, name);
+		cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
+			file_identity(path, &before);
+	}
 
 	if (cacheable && state_only)
 	{
@@ -768,14 +790,16 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	else
 		commit = read_commit_fast(log, version, ps,
 								  cacheable ? before.size : 0, path,
-								  cacheable && !too_recent(&before) ?
+								  cacheable && rc == NULL && !too_recent(&before) ?
 								  &before : NULL, &src);
 	if (!state_only)
 		DeltaCommitIndexFiles(commit);
 	MemoryContextSwitchTo(old);
 
-	if (cacheable && file_identity(path, &after) &&
-		same_identity(&before, &after) && !too_recent(&after))
+	if (cacheable &&
+		(rc != NULL ||
+		 (file_identity(path, &after) && same_identity(&before, &after) &&
+		  !too_recent(&after))))
 	{
 		Size		bytes = MemoryContextMemAllocated(tmp, true) +
 			sizeof(CommitCacheEntry) + strlen(path) + 1 + sizeof(HashItem);

@@ -855,18 +855,15 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	for (v = first_json; v <= to_version; v++)
 	{
 		LoadLineState st;
-		char	   *name;
 
 		CHECK_FOR_INTERRUPTS();
-		DeltaLogCheckCommitAvailable(log, v);
-		name = DeltaCommitFileName(v);
 		old = MemoryContextSwitchTo(commit_cxt);
 		st.sinks = sinks;
 		st.key = keyd;
 		st.version = v;
 		st.saw_commit_info = false;
 		st.total = 0;
-		DeltaLogScanActionFile(log, name, load_line_cb, &st);
+		DeltaLogScanCommit(log, v, load_line_cb, &st);
 		if (!st.saw_commit_info)
 			load_commit_row(sinks, keyd, v, NULL);
 		total += st.total;

@@ -276,7 +276,7 @@ static const char *const known_reader_features[] = {
 
 /* Refuse protocols deltacc cannot interpret (see snapshot.h). */
 void
-DeltaProtocolCheckReadable(const DeltaProtocol *protocol)
+DeltaProtocolCheckReadable(const DeltaLog *log, const DeltaProtocol *protocol)
 {
 	int			i;
 	int			k;
@@ -291,6 +291,16 @@ DeltaProtocolCheckReadable(const DeltaProtocol *protocol)
 		return;
 	for (i = 0; i < protocol->n_reader_features; i++)
 	{
+		if (strcmp(protocol->reader_features[i], "catalogManaged") == 0)
+		{
+			if (log->catalog != NULL)
+				continue;		/* read through the catalog */
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("Delta table \"%s\" is catalog-managed", log->table_path),
+					errdetail("Its protocol has the reader feature \"catalogManaged\": only its catalog knows which commits won."),
+					errhint("Register the table with deltacc.register_table() to make this database its catalog."));
+		}
 		for (k = 0; known_reader_features[k] != NULL; k++)
 			if (strcmp(protocol->reader_features[i], known_reader_features[k]) == 0)
 				break;
@@ -797,11 +807,7 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 	lz->source_nan = palloc0(sizeof(bool) * Max(lz->n_sources, 1));
 	for (v = first_json; v <= version; v++)
 	{
-		char	   *name;
-
 		CHECK_FOR_INTERRUPTS();
-		DeltaLogCheckCommitAvailable(log, v);
-		name = DeltaCommitFileName(v);
 		rs.source = (int32) (v - first_json);
 		rs.version = v;
 		rs.meta.version = v;
@@ -809,12 +815,10 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 		rs.add_dv = false;
 		lz->sources[rs.source] = v;
 		MemoryContextSwitchTo(old);
-		DeltaLogScanActionFileTry(log, name, replay_fast_line,
-								  replay_line_cb, &rs);
+		DeltaLogScanCommitTry(log, v, replay_fast_line, replay_line_cb, &rs);
 		MemoryContextSwitchTo(cxt);
 		/* delta_commit_stats_include_nan(ci, adds_with_dv) of the commit */
 		lz->source_nan[rs.source] = rs.ci_nan && !rs.add_dv;
-		pfree(name);
 	}
 
 	snap->metadata = rs.meta.metadata ? rs.meta.metadata : (start ? start->metadata : NULL);
@@ -827,7 +831,7 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("Delta table has no metaData action at version " INT64_FORMAT, version));
-	DeltaProtocolCheckReadable(snap->protocol);
+	DeltaProtocolCheckReadable(log, snap->protocol);
 
 	/*
 	 * The survivors in log order, then sorted: logs written in path order
@@ -934,6 +938,19 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	int			i;
 
 	lz->clock++;
+	if (DeltaLogRatified(lz->log, lz->sources[k->source]) != NULL)
+	{
+		Size		len;
+		bool		is_file;
+		const char *bytes = DeltaLogRatifiedBytes(lz->log,
+												  lz->sources[k->source],
+												  &len, name, &is_file);
+
+		/* the catalog's copy: in memory, never changed */
+		if (end > (int64) len)
+			lazy_log_changed(*name);
+		return bytes + k->offset;
+	}
 	for (i = 0; i < LAZY_WINDOWS; i++)
 	{
 		w = &lz->windows[i];
@@ -1030,9 +1047,13 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	DeltaCommitBuilder b;
 	DjValue		v;
 	int			i;
+	const DeltaRatifiedCommit *rc = DeltaLogRatified(lz->log, version);
 
 	line = lazy_window_line(lz, k, &name);
-	DeltaErrorContextPush(&errpos, name);
+	if (rc != NULL && rc->staged_path == NULL)
+		DeltaErrorContextPushLabel(&errpos, name);	/* an inline commit */
+	else
+		DeltaErrorContextPush(&errpos, name);
 	errpos.line = k->line_no;
 	DeltaCommitBuilderInit(&b, version);
 	b.mode = mode;

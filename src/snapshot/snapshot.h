@@ -102,9 +102,14 @@ extern void DeltaSnapshotFree(DeltaSnapshot *snap);
  * ERROR (ERRCODE_FEATURE_NOT_SUPPORTED) unless deltacc can interpret the
  * log of a table with this protocol: minReaderVersion at most 3, and every
  * readerFeature (reader version 3) one whose effect on the log deltacc
- * knows.  DeltaSnapshotBuild calls it on the snapshot's protocol.
+ * knows.  catalogManaged is one of them when log is read through the
+ * catalog (log->catalog); on a table the catalog does not know it is
+ * refused with a hint to register the table, since the protocol forbids
+ * filesystem readers to guess which commits won.  DeltaSnapshotBuild calls
+ * it on the snapshot's protocol.
  */
-extern void DeltaProtocolCheckReadable(const DeltaProtocol *protocol);
+extern void DeltaProtocolCheckReadable(const DeltaLog *log,
+									   const DeltaProtocol *protocol);
 
 /*
  * Where reading versions from_version..to_version has to start.  When every

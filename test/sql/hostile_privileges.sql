@@ -10,11 +10,14 @@
 --            refuse, and before touching the path (a nonexistent path must
 --            give 42501, not "no such file")
 --   reader   member of pg_read_server_files and nothing else on the
---            extension: every function must let it through
+--            extension: every function that reads must let it through
 -- (All four may use this suite's own schema regress_hostile.)  A function
 -- "reads files" when it has an input argument table_path or path; those
--- must not be executable by PUBLIC.  Only rule violations are listed (expected: none);
--- the matrix of the functions known when this was written follows.
+-- must not be executable by PUBLIC.  A function that "commits" (EXECUTE
+-- granted to deltacc_committer, not to pg_read_server_files: registering,
+-- committing and publishing catalog-managed tables) refuses a reader too.
+-- Only rule violations are listed (expected: none); the matrix of the
+-- functions known when this was written follows.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set sales :abs_srcdir '/data/log/sales'
@@ -43,6 +46,8 @@ SELECT p.oid::regprocedure AS fn, p.proname,
        EXISTS (SELECT 1 FROM unnest(p.proargnames) WITH ORDINALITY AS n(name, i)
                 WHERE n.name IN ('table_path', 'path')
                   AND coalesce(p.proargmodes[n.i], 'i') IN ('i', 'b')) AS reads_files,
+       has_function_privilege('deltacc_committer', p.oid, 'EXECUTE')
+         AND NOT has_function_privilege('pg_read_server_files', p.oid, 'EXECUTE') AS commits,
        has_function_privilege('public', p.oid, 'EXECUTE') AS public_execute,
        format('SELECT count(*) FROM (SELECT deltacc.%I(%s)) s', p.proname,
               (SELECT string_agg(CASE
@@ -64,7 +69,7 @@ GRANT SELECT ON regress_hostile.ext_functions
 
 -- outcome of every function for the current role, on table 'path'
 CREATE FUNCTION regress_hostile.try_all(path text)
-RETURNS TABLE (proname name, reads_files boolean, outcome text)
+RETURNS TABLE (proname name, reads_files boolean, commits boolean, outcome text)
 LANGUAGE plpgsql AS $$
 DECLARE
 	f record;
@@ -73,6 +78,7 @@ BEGIN
 	FOR f IN SELECT * FROM regress_hostile.ext_functions ORDER BY 1::text LOOP
 		proname := f.proname;
 		reads_files := f.reads_files;
+		commits := f.commits;
 		BEGIN
 			EXECUTE format(f.call, path);
 			outcome := 'ok';
@@ -88,7 +94,8 @@ GRANT EXECUTE ON FUNCTION regress_hostile.try_all(text)
       regress_hostile_reader;
 
 CREATE TABLE regress_hostile.matrix (role text, path text, proname name,
-                                     reads_files boolean, outcome text);
+                                     reads_files boolean, commits boolean,
+                                     outcome text);
 GRANT INSERT ON regress_hostile.matrix
    TO regress_hostile_nobody, regress_hostile_usage, regress_hostile_granted,
       regress_hostile_reader;
@@ -117,6 +124,7 @@ UNION ALL
 SELECT proname::text, format('%s on %s: %s', role, path, outcome)
   FROM regress_hostile.matrix
  WHERE CASE
+         WHEN role = 'regress_hostile_reader' AND commits THEN outcome <> '42501'
          WHEN role = 'regress_hostile_reader' THEN outcome IN ('42501', 'XX000')
          WHEN role = 'regress_hostile_nobody' OR reads_files THEN outcome <> '42501'
          ELSE outcome = 'XX000'
@@ -136,7 +144,9 @@ SELECT m.proname, m.reads_files,
                      'skipping_predicate', 'file_may_match', 'deletion_vector',
                      'files_for_scan', 'read_rows', 'conflicts',
                      'explain_conflicts', 'assert_no_conflict',
-                     'commit_cache_stats', 'read_parquet')
+                     'commit_cache_stats', 'read_parquet',
+                     'register_table', 'commit', 'latest_version',
+                     'ratified_commits', 'publish')
  GROUP BY 1, 2 ORDER BY 1;
 
 -- paths from the log: a "p" deletion vector may name any absolute file the

@@ -1,0 +1,284 @@
+/*-------------------------------------------------------------------------
+ *
+ * publish.c
+ *	  Publishing ratified commits to _delta_log/<v>.json (see publish.h).
+ *
+ * A published <v>.json proves that v was ratified, to every reader, and
+ * cannot be taken back; so a file is published only for a ratification
+ * that has committed (durable as the database's synchronous_commit makes
+ * it), strictly in version order, and never overwrites anything:
+ *
+ *	1. the bytes go to a temporary file in _delta_log (a name starting with
+ *	   '.', which no Delta reader takes for a commit), fsync'ed;
+ *	2. link() gives it the final name: it fails when <v>.json exists, so
+ *	   nothing is ever replaced; an existing file counts as published only
+ *	   when it holds exactly the ratified bytes (a publisher that crashed
+ *	   after the link, or another one racing this one), else ERROR
+ *	   data_corrupted;
+ *	3. the directory is fsync'ed, then the temporary name removed;
+ *	4. the publication is recorded (published_at, published_version) in
+ *	   the caller's transaction.
+ * A crash anywhere leaves at most a temporary file and a published file
+ * not yet recorded, which the next publish accepts (step 2).
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/catalog/publish.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/timestamp.h"
+
+#include "catalog/publish.h"
+#include "catalog/store.h"
+#include "log/log_reader.h"
+
+/* The largest single write. */
+#define PUBLISH_WRITE_MAX (8 * 1024 * 1024)
+
+/*
+ * Mode of a published file: the read and write bits of the _delta_log
+ * directory, so that whoever may read the log may read the commit (the
+ * server's umask would leave it to the server's OS user alone).
+ */
+static mode_t
+publish_mode(const char *log_dir)
+{
+	struct stat st;
+
+	if (stat(log_dir, &st) != 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat directory \"_delta_log\": %m"));
+	return (st.st_mode & (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)) | S_IRUSR | S_IWUSR;
+}
+
+/*
+ * check_existing: ERROR unless the file 'path' (named 'display' in
+ * messages) holds exactly bytes[0..len), the commit ratified as version v.
+ */
+static void
+check_existing(const char *path, const char *display, int64 v,
+			   const char *bytes, Size len)
+{
+	struct stat st;
+	char	   *have;
+	Size		have_len = 0;
+	bool		same;
+
+	if (stat(path, &st) != 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat Delta log file \"%s\": %m", display));
+	same = S_ISREG(st.st_mode) && (uint64) st.st_size == (uint64) len;
+	if (same)
+	{
+		have = DeltaReadWholeFile(path, display, len + 1, &have_len);
+		same = have_len == len && memcmp(have, bytes, len) == 0;
+		pfree(have);
+	}
+	if (!same)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("published Delta log file \"%s\" differs from the commit ratified as version %lld",
+					   display, (long long) v),
+				errdetail("A file of that name exists with other bytes; it is left as it is."),
+				errhint("Some writer bypassed the catalog: the table needs repair."));
+}
+
+/* write_all: bytes[0..len) to fd, ERROR naming 'display' on failure. */
+static void
+write_all(int fd, const char *display, const char *bytes, Size len)
+{
+	Size		done = 0;
+
+	while (done < len)
+	{
+		ssize_t		n;
+
+		CHECK_FOR_INTERRUPTS();
+		errno = 0;
+		n = write(fd, bytes + done, Min(len - done, (Size) PUBLISH_WRITE_MAX));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			if (errno == 0)
+				errno = ENOSPC; /* a short write without an error */
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not write file \"%s\": %m", display));
+		}
+		done += (Size) n;
+	}
+}
+
+/*
+ * publish_one: version v's bytes to <log_dir>/<v>.json (see the file
+ * header).
+ */
+static void
+publish_one(const char *log_dir, int64 v, const char *bytes, Size len)
+{
+	char	   *name = psprintf("%020lld.json", (long long) v);
+	char	   *final = psprintf("%s/%s", log_dir, name);
+	char	   *display = psprintf("_delta_log/%s", name);
+	char	   *tmp;
+	char	   *tmp_display;
+	struct stat st;
+	volatile int fd;
+
+	if (lstat(final, &st) == 0)
+	{
+		check_existing(final, display, v, bytes, len);
+		return;
+	}
+	if (errno != ENOENT)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not stat Delta log file \"%s\": %m", display));
+
+	tmp = psprintf("%s/.%s.%d.tmp", log_dir, name, MyProcPid);
+	tmp_display = psprintf("_delta_log/.%s.%d.tmp", name, MyProcPid);
+	(void) unlink(tmp);			/* left by a backend of this pid that crashed */
+	fd = OpenTransientFilePerm(tmp, O_WRONLY | O_CREAT | O_EXCL | PG_BINARY,
+							   S_IRUSR | S_IWUSR);
+	if (fd < 0)
+		ereport(ERROR,
+				errcode_for_file_access(),
+				errmsg("could not create file \"%s\": %m", tmp_display));
+	PG_TRY();
+	{
+		if (fchmod(fd, publish_mode(log_dir)) != 0)
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not change the mode of file \"%s\": %m",
+						   tmp_display));
+		write_all(fd, tmp_display, bytes, len);
+		if (pg_fsync(fd) != 0)
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not fsync file \"%s\": %m", tmp_display));
+		if (CloseTransientFile(fd) != 0)
+		{
+			fd = -1;
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not close file \"%s\": %m", tmp_display));
+		}
+		fd = -1;
+		if (link(tmp, final) != 0)
+		{
+			if (errno != EEXIST)
+				ereport(ERROR,
+						errcode_for_file_access(),
+						errmsg("could not link file \"%s\" to \"%s\": %m",
+							   tmp_display, display));
+			check_existing(final, display, v, bytes, len);
+		}
+		/*
+		 * (Not fsync_fname: for PostgreSQL's own files a failed fsync is a
+		 * PANIC, data_sync_elevel; a table's directory failing is this
+		 * call's ERROR, and the publication is not recorded.)
+		 */
+		if (fsync_fname_ext(log_dir, true, false, ERROR) != 0)
+			ereport(ERROR,
+					errcode_for_file_access(),
+					errmsg("could not fsync directory \"_delta_log\": %m"));
+	}
+	PG_FINALLY();
+	{
+		if (fd >= 0)
+			(void) CloseTransientFile(fd);
+		(void) unlink(tmp);
+	}
+	PG_END_TRY();
+	pfree(tmp);
+	pfree(tmp_display);
+	pfree(name);
+	pfree(final);
+	pfree(display);
+}
+
+/*
+ * catalog_publish: see publish.h.
+ */
+int64
+catalog_publish(const char *table_path, bool has_through,
+				int64 through_version)
+{
+	char	   *path;
+	char	   *log_dir;
+	ManagedTable mt;
+	RatifiedRow *rows;
+	int			nrows;
+	int64		last;
+	int			i;
+
+	catalog_check_role(CATALOG_ROLE_PUBLISH);
+	path = DeltaCanonicalTablePath(table_path);
+	if (!catalog_list_ratified(path, 0,
+							   has_through ? through_version : PG_INT64_MAX,
+							   true, &mt, &rows, &nrows))
+		catalog_not_registered(path);
+	if (has_through &&
+		(through_version < -1 || through_version > mt.latest_version))
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("through_version %lld is out of range",
+					   (long long) through_version),
+				errdetail("The table's latest ratified version is %lld.",
+						  (long long) mt.latest_version));
+
+	/* in order from the first unpublished one, none of this transaction's */
+	last = mt.published_version;
+	for (i = 0; i < nrows; i++)
+	{
+		RatifiedRow *rw = &rows[i];
+
+		if (rw->version <= mt.published_version)
+			continue;
+		if (rw->version != ++last)
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("catalog of Delta table \"%s\" is missing ratified version %lld",
+						   path, (long long) last));
+		if (rw->mine)
+			ereport(ERROR,
+					errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					errmsg("cannot publish version %lld of Delta table \"%s\": the current transaction ratified it",
+						   (long long) rw->version, path),
+					errdetail("Only ratifications that have committed are published."),
+					errhint("Publish after the transaction commits."));
+	}
+
+	log_dir = psprintf("%s/_delta_log", strcmp(path, "/") == 0 ? "" : path);
+	last = mt.published_version;
+	for (i = 0; i < nrows; i++)
+	{
+		RatifiedRow *rw = &rows[i];
+		const char *bytes = rw->content;
+		Size		len = rw->content_len;
+
+		CHECK_FOR_INTERRUPTS();
+		if (rw->version <= mt.published_version)
+			continue;
+		if (bytes == NULL)
+			bytes = DeltaReadStagedCommit(path, rw->staged_path, rw->version,
+										  rw->sha256, &len);
+		publish_one(log_dir, rw->version, bytes, len);
+		last = rw->version;
+	}
+	if (last > mt.published_version)
+		catalog_record_published(path, last, GetCurrentTimestamp());
+	return last;
+}
