@@ -31,8 +31,9 @@ directory exists is skipped.  One pass or fail per page; the last line is
 "N passed, M failed" like every step of scripts/test.sh.
 
 Outside a cluster's environment the script runs itself inside a throwaway
-one (pg_virtualenv, as the regression suites do).  deltacc must be installed
-(bash scripts/setup.sh).
+one (pg_virtualenv, as the regression suites do); inside one (or with
+DOCTEST_NO_VIRTUALENV=1 and the PG* variables naming a server of your own)
+it uses that server.  deltacc must be installed (bash scripts/setup.sh).
 
   python3 scripts/doctest.py                 every page
   python3 scripts/doctest.py docs/reading.md one page
