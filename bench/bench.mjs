@@ -522,7 +522,7 @@ function report(unsorted, machine) {
 	if (commits.length)
 		lines.push('', `deltacc measured: release build of ${commits.length > 1 ? 'commits' : 'commit'} ` +
 			`${commits.join(', ')}${commits.length > 1 ? ' (the "commit" column of bench/out/results.json says which row is which)' : ''}` +
-			(machine.preload === true ? ', preloaded by the server (shared_preload_libraries), as the README advises for a catalog.'
+			(machine.preload === true ? ', preloaded by the server (shared_preload_libraries), as docs/conflicts.md advises for a catalog.'
 				: machine.preload === false ? ', loaded by each backend on its first call.' : '.'));
 	lines.push('');
 	lines.push('| workload | deltacc | PG SQL peer | DuckDB peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');

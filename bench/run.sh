@@ -99,7 +99,7 @@ if [ -n "$BENCH_COMMIT" ] && [ -n "$(git -C "${BENCH_SRC:-$ROOT}" status --porce
 	BENCH_COMMIT="$BENCH_COMMIT+local changes"
 fi
 export BENCH_COMMIT
-# The server preloads the library (shared_preload_libraries), as the README
+# The server preloads the library (shared_preload_libraries), as docs/conflicts.md
 # advises for a catalog calling deltacc on every commit: each fresh backend
 # then starts with deltacc loaded, as the DuckDB peer starts each run with
 # its library loaded.  BENCH_PRELOAD=0 loads it on each backend's first call

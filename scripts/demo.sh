@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/demo.sh: the README's first command.  The same set-up as
+# scripts/demo.sh: a short demonstration.  The same set-up as
 # scripts/test.sh (scripts/setup.sh installs what is missing, builds and
 # installs deltacc), then a throwaway cluster (pg_virtualenv, server owned by
 # the postgres OS user) runs scripts/demo.sql over a bundled Delta table.

@@ -109,11 +109,21 @@ echo "== regression tests"
 chmod -R a+rX "$ROOT/test" 2>/dev/null || true
 run_regress regress
 
-# The README advises preloading the library for a catalog: the conflict
+# docs/conflicts.md advises preloading the library for a catalog: the conflict
 # suites again with the server loading deltacc at start.
 echo "== regression tests, deltacc preloaded (shared_preload_libraries)"
 run_regress preload -o shared_preload_libraries=deltacc -- \
 	REGRESS="extension conflict_scenarios conflict_seed commit_cache readset_cache stats_fastpath line_shapes catalog"
+
+# 4. Every example of the documentation (README.md, docs/*.md): each sql
+#    block with its output block runs in a fresh database of a throwaway
+#    cluster and must print what the page shows (scripts/doctest.py); one
+#    pass or fail per page.
+echo "== documentation examples (scripts/doctest.py)"
+pg_virtualenv -t -v "${PG_MAJOR:-15}" python3 scripts/doctest.py > "$LOG/doctest.out" 2>&1
+grep -vE '^(Creating new PostgreSQL cluster|Dropping cluster|[0-9]+ passed, )' "$LOG/doctest.out" || true
+grep -E '^[0-9]+ passed, ' "$LOG/doctest.out" | tail -1
+add_counts "$LOG/doctest.out"
 
 echo
 if [ "$skipped" -gt 0 ]; then
