@@ -115,6 +115,14 @@ echo "== regression tests, deltacc preloaded (shared_preload_libraries)"
 run_regress preload -o shared_preload_libraries=deltacc -- \
 	REGRESS="extension conflict_scenarios conflict_seed commit_cache readset_cache stats_fastpath line_shapes catalog"
 
+# 4. The commit coordinator across server crashes (its own throwaway
+#    cluster, stopped with -m immediate while commits and publishes run).
+echo "== crash test (scripts/crash_test.sh)"
+bash scripts/crash_test.sh > "$LOG/crash.out" 2>&1
+grep -E '^not ok' "$LOG/crash.out" || true
+grep -E "^[0-9]+ passed, [0-9]+ failed" "$LOG/crash.out" | tail -1
+add_counts "$LOG/crash.out"
+
 echo
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
