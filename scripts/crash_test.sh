@@ -69,7 +69,7 @@ server() {				# server stop|start
 
 q "CREATE EXTENSION deltacc" >/dev/null
 # the publisher keeps up, but a slow round must not stall on the limit
-q "ALTER SYSTEM SET deltacc.max_unpublished_versions = 1000" >/dev/null
+psql -X -q -v ON_ERROR_STOP=1 -c "LOAD 'deltacc'" -c "ALTER SYSTEM SET deltacc.max_unpublished_versions = 1000" >/dev/null
 q "SELECT pg_reload_conf()" >/dev/null
 REG=$(q "SELECT deltacc.register_table('$TABLE')")
 check "registration version" 1 "$REG"
