@@ -125,6 +125,14 @@ grep -vE '^(Creating new PostgreSQL cluster|Dropping cluster|[0-9]+ passed, )' "
 grep -E '^[0-9]+ passed, ' "$LOG/doctest.out" | tail -1
 add_counts "$LOG/doctest.out"
 
+# 5. The commit coordinator across server crashes (its own throwaway
+#    cluster, stopped with -m immediate while commits and publishes run).
+echo "== crash test (scripts/crash_test.sh)"
+bash scripts/crash_test.sh > "$LOG/crash.out" 2>&1
+grep -E '^not ok' "$LOG/crash.out" || true
+grep -E "^[0-9]+ passed, [0-9]+ failed" "$LOG/crash.out" | tail -1
+add_counts "$LOG/crash.out"
+
 echo
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
