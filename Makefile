@@ -32,13 +32,13 @@ SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o
-CATALOG_OBJS = src/catalog/store.o src/catalog/ratify.o src/catalog/publish.o
+COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
 	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
-	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(CATALOG_OBJS) $(FUNCS_OBJS)
+	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(COORD_OBJS) $(FUNCS_OBJS)
 
 # Install script pieces, in this order (a piece new in this version goes into
 # its update script's list as well, see UPGRADE_1_1_PARTS).

@@ -1,6 +1,6 @@
 
 -- ---------------------------------------------------------------------------
--- Catalog-managed tables (owner: catalog; src/catalog, src/funcs/funcs_catalog.c):
+-- Catalog-managed tables (owner: catalog; src/coord, src/funcs/funcs_catalog.c):
 -- this database as the commit coordinator of Delta tables.  Valid both in
 -- the install script and appended to an upgrade script.
 --

@@ -7,7 +7,7 @@
  *	  read_version+1 .. through_version checked by the rule engine of
  *	  conflict.c.  deltacc.conflicts, explain_conflicts and
  *	  assert_no_conflict (src/funcs/funcs_conflict.c) and the catalog's
- *	  commit (src/catalog) all run this same code, so a catalog gets the
+ *	  commit (src/coord) all run this same code, so a catalog gets the
  *	  verdict an analyst sees.
  *
  * Copyright (c) 2026, deltacc developers
@@ -55,7 +55,7 @@ typedef struct ConflictCheckArgs
 
 /*
  * What a check saw besides its decisions, for a caller that goes on to
- * commit (src/catalog).  Everything lives as long as the memory context
+ * commit (src/coord).  Everything lives as long as the memory context
  * that was current when the check ran (the winners are pinned in the
  * commit cache for that long).
  */

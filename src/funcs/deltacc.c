@@ -17,7 +17,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
-#include "catalog/store.h"
+#include "coord/store.h"
 #include "check/conflict.h"
 #include "check/rowlevel.h"
 #include "common/compat.h"

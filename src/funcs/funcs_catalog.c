@@ -3,7 +3,7 @@
  * funcs_catalog.c
  *	  SQL-callable functions of catalog-managed tables: deltacc.register_table,
  *	  deltacc.commit, deltacc.latest_version, deltacc.ratified_commits and
- *	  deltacc.publish.  The work is in src/catalog; these take the
+ *	  deltacc.publish.  The work is in src/coord; these take the
  *	  arguments apart (privileges are checked there, in C, as well as by
  *	  GRANT).
  *
@@ -25,9 +25,9 @@
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
-#include "catalog/publish.h"
-#include "catalog/ratify.h"
-#include "catalog/store.h"
+#include "coord/publish.h"
+#include "coord/ratify.h"
+#include "coord/store.h"
 #include "funcs/funcs_args.h"
 #include "log/log_reader.h"
 

@@ -59,7 +59,7 @@ typedef struct DeltaLastCheckpoint
 } DeltaLastCheckpoint;
 
 /*
- * Catalog-managed tables.  A table registered with a catalog (src/catalog,
+ * Catalog-managed tables.  A table registered with a catalog (src/coord,
  * deltacc.register_table) is read through it: the catalog's latest
  * ratified version is the table's latest version, its ratified commits
  * that are not recorded as published are read from the catalog's copy

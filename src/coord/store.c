@@ -12,7 +12,7 @@
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
- *	  src/catalog/store.c
+ *	  src/coord/store.c
  *
  *-------------------------------------------------------------------------
  */
@@ -35,7 +35,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
-#include "catalog/store.h"
+#include "coord/store.h"
 #include "log/log_reader.h"
 
 int			deltacc_max_unpublished_versions = 10;

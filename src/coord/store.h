@@ -21,7 +21,7 @@
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
- *	  src/catalog/store.h
+ *	  src/coord/store.h
  *
  *-------------------------------------------------------------------------
  */

@@ -27,7 +27,7 @@
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
- *	  src/catalog/ratify.h
+ *	  src/coord/ratify.h
  *
  *-------------------------------------------------------------------------
  */

@@ -8,7 +8,7 @@
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
- *	  src/catalog/publish.h
+ *	  src/coord/publish.h
  *
  *-------------------------------------------------------------------------
  */

@@ -38,7 +38,7 @@
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
- *	  src/catalog/ratify.c
+ *	  src/coord/ratify.c
  *
  *-------------------------------------------------------------------------
  */
@@ -50,8 +50,8 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "catalog/ratify.h"
-#include "catalog/store.h"
+#include "coord/ratify.h"
+#include "coord/store.h"
 #include "check/driver.h"
 #include "check/loser.h"
 #include "common/json_util.h"

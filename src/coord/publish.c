@@ -24,7 +24,7 @@
  * Copyright (c) 2026, deltacc developers
  *
  * IDENTIFICATION
- *	  src/catalog/publish.c
+ *	  src/coord/publish.c
  *
  *-------------------------------------------------------------------------
  */
@@ -38,8 +38,8 @@
 #include "storage/fd.h"
 #include "utils/timestamp.h"
 
-#include "catalog/publish.h"
-#include "catalog/store.h"
+#include "coord/publish.h"
+#include "coord/store.h"
 #include "log/log_reader.h"
 
 /* The largest single write. */
