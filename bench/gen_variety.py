@@ -93,7 +93,14 @@ overlap a range, or when the statistics the range needs (min and max of
 id, its nullCount, numRecords) are not all there.
 
 Usage: gen_variety.py [--out DIR] [--seed N] [--only NAME[,NAME...]]
-                      [--quick] [--force]
+                      [--quick] [--force] [--writers W,...] [--without V,...]
+--writers and --without write a variant, to find which variation costs
+what: only these writers' layouts (a commit of another writer takes the
+first one given), and without these line-level variations: missing
+(statistics), strings (escapes, non-ASCII, long values), numbers (NaN,
+Infinity, exponents, negatives), keyorder (the 3% of lines in a random
+order), mixed (the 3% of lines in another writer's layout), dv (W4's
+deletion vectors).
 """
 
 import hashlib
@@ -133,6 +140,17 @@ OS = ["Android 14", "Android 15", "iOS 17.4", "iOS 18.0", "Windows 11",
 NOTES = ["ok", "refund requested", "line1\nline2", "C:\\tmp\\a.csv",
          "said \"hello\"", "see https://example.com/a/b", "caf\u00e9 cr\u00e8me",
          "\u2603 snow", "tab\tsep", "\U0001F4E6 parcel", ""]
+
+
+# Variants for finding which variation costs what (--writers, --without;
+# the default is everything): the writers allowed, the line-level variations
+# left out.
+KNOBS = {"writers": None, "without": frozenset()}
+VARIATIONS = ("missing", "strings", "numbers", "keyorder", "mixed", "dv")
+
+
+def without(v):
+    return v in KNOBS["without"]
 
 
 class Raw(str):
@@ -341,6 +359,13 @@ class Gen:
     def strpair(self, pool_kind):
         """Two values of a string column, min <= max in code-point order."""
         r = self.r
+        if without("strings"):                    # plain ASCII, no escapes
+            c0 = int(r.random() * 500000)
+            pools = {"region": REGIONS[:12], "os": OS[:5], "note": NOTES[:2]}
+            if pool_kind == "customer":
+                return "customer-%07d" % c0, "customer-%07d" % (c0 + 1 + int(r.random() * 400000))
+            a, b = r.choice(pools[pool_kind]), r.choice(pools[pool_kind])
+            return (a, b) if a <= b else (b, a)
         x = r.random()
         if pool_kind == "customer":
             if x < 0.80:
@@ -383,12 +408,13 @@ class Gen:
         u1 = t1 + int(rnd() * (7 * 86400000))
         a0 = rnd() * 50
         a1 = a0 + rnd() * 9000
-        if rnd() < 0.03:
+        plain = without("numbers")
+        if rnd() < 0.03 and not plain:
             a1 = 1e7 + rnd() * 1e9        # Java writes it as 1.23E8
-        if rnd() < 0.02:
+        if rnd() < 0.02 and not plain:
             a0 = -rnd() * 100
         s0 = rnd() * 0.2
-        if rnd() < 0.03:
+        if rnd() < 0.03 and not plain:
             s0 = rnd() * 1e-4             # 1.2E-5 / 1.2e-5
         s1 = s0 + rnd() * 0.8
         p0 = 100 + int(rnd() * 9900)
@@ -402,9 +428,9 @@ class Gen:
                 "amount": (round(a0, 4), round(a1, 4)),
                 "score": (round(s0, 6), round(s1, 6)), "price": (p0, p1),
                 "device.os": o, "device.build": (b0, b0 + int(rnd() * 500))}
-        if rnd() < 0.004:
+        if rnd() < 0.004 and not plain:
             vals["score"] = (vals["score"][0], "NaN")
-        if rnd() < 0.002:
+        if rnd() < 0.002 and not plain:
             vals["amount"] = ("-Infinity", vals["amount"][1])
         f.has_note = has_note
         f.has_device = device
@@ -432,6 +458,11 @@ class Gen:
             f.stats_kind = "nr"
         else:
             f.stats_kind = "full"
+        if without("missing"):
+            if f.all_null:
+                f.nulls[f.all_null] = 0
+            f.drop_minmax = f.drop_nc = f.all_null = None
+            f.stats_kind = "full" if stats else f.stats_kind
         f.dv = None
         f.liquid = liquid
         return f
@@ -609,7 +640,7 @@ def add_line(w, f, r, data_change=True):
                        "defaultRowCommitVersion": None,
                        "clusteringProvider": "liquid" if f.liquid else None})
     ordered = {k: fields[k] for k in w.order if k in fields}
-    if r.random() < 0.03:                          # a writer's own key order
+    if r.random() < 0.03 and not without("keyorder"):  # a writer's own key order
         keys = list(ordered)
         r.shuffle(keys)
         ordered = {k: ordered[k] for k in keys}
@@ -804,8 +835,14 @@ def pick_writer(g, weights=(("databricks", 45), ("spark", 20), ("delta-rs", 20),
     for name, wt in weights:
         x -= wt
         if x < 0:
-            return WRITERS[name]
-    return WRITERS[weights[-1][0]]
+            return writer(name)
+    return writer(weights[-1][0])
+
+
+def writer(name):
+    """The writer `name`, or the first one allowed by --writers."""
+    allowed = KNOBS["writers"]
+    return WRITERS[name if not allowed or name in allowed else allowed[0]]
 
 
 class Fingerprint:
@@ -859,20 +896,20 @@ def gen_w1(out, seed, commits=100, per_commit=1000, removes=50):
         ms = BASE_TIME_MS + v * 3600000 + r.randrange(1000)
         kind = v % 10
         if v == 0:
-            w = WRITERS["databricks"]
+            w = writer("databricks")
             op, blind = "CREATE OR REPLACE TABLE AS SELECT", False
         elif v == evolve_at:
-            w, op, blind = WRITERS["databricks"], "MERGE", False
+            w, op, blind = writer("databricks"), "MERGE", False
         elif kind == 3:
-            w, op, blind = WRITERS[r.choice(["databricks", "spark"])], "UPDATE", False
+            w, op, blind = writer(r.choice(["databricks", "spark"])), "UPDATE", False
         elif kind == 5:
-            w, op, blind = WRITERS[r.choice(["delta-rs", "delta-rs-py"])], "MERGE", False
+            w, op, blind = writer(r.choice(["delta-rs", "delta-rs-py"])), "MERGE", False
         elif kind == 7:
             w, op, blind = pick_writer(g), "MERGE", False
         elif v % 20 == 11:
-            w, op, blind = WRITERS["databricks"], "OPTIMIZE", False
+            w, op, blind = writer("databricks"), "OPTIMIZE", False
         elif kind == 9:
-            w, op, blind = WRITERS["databricks"], "STREAMING UPDATE", True
+            w, op, blind = writer("databricks"), "STREAMING UPDATE", True
         else:
             w, op, blind = pick_writer(g), "WRITE", True
         if w.name.startswith("delta-rs"):
@@ -915,7 +952,7 @@ def gen_w1(out, seed, commits=100, per_commit=1000, removes=50):
             active.append(f)
         nadd = per_commit - len(dv_updates)
         for k in range(nadd):
-            lw = w if r.random() < 0.97 else pick_writer(g)   # a line in another layout
+            lw = w if (r.random() < 0.97 or without("mixed")) else pick_writer(g)
             f = g.file(lw.name, k, slots[nslot], ms, has_note, liquid=v == 0)
             nslot += 1
             lines.append(add_line(lw, f, r, data_change=op != "OPTIMIZE"))
@@ -962,7 +999,7 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
         nonlocal nslot
         out_ = []
         for k in range(n):
-            lw = w if r.random() >= mixed else pick_writer(g)
+            lw = w if (r.random() >= mixed or without("mixed")) else pick_writer(g)
             f = g.file(lw.name, k, slots[nslot], ms, has_note, liquid=liquid)
             f_slot = slots[nslot]
             nslot += 1
@@ -979,7 +1016,7 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
         return files
 
     # v0: CTAS (Databricks), 1,200 files.
-    w = WRITERS["databricks"]
+    w = writer("databricks")
     files = base_files_of(new_files(w, 1200, ms0, False, liquid=True))
     lines = header_lines(w, g, table_id, ms0) + [add_line(lw, f, r) for lw, f, _ in files]
     ci, _, _ = commit_info(w, g, 0, ms0, "CREATE OR REPLACE TABLE AS SELECT", False, 1200, 0)
@@ -990,13 +1027,13 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
     write_commit(table, 1, w, ci, [metadata_line(w, g, table_id, ms0, True)])
     # v2: a delta-rs append of 600 files with stats for note.
     ms = ms0 + 1200000
-    w = WRITERS["delta-rs"]
+    w = writer("delta-rs")
     files = base_files_of(new_files(w, 600, ms, True, mixed=0))
     ci, _, _ = commit_info(w, g, 2, ms, "WRITE", None, 600, 0)
     write_commit(table, 2, w, ci, [add_line(lw, f, r) for lw, f, _ in files])
     # v3: a DELETE with deletion vectors on 40 files.
     ms = ms0 + 1800000
-    w = WRITERS["databricks"]
+    w = writer("databricks")
     lines = []
     for f in r.sample(sorted(active.values(), key=lambda f: f.path), 40):
         lines.append(remove_line(w, f, ms, r, dv=f.dv)[0])
@@ -1006,7 +1043,7 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
     write_commit(table, 3, w, ci, lines)
     # v4: a Spark MERGE adding 200 files.
     ms = ms0 + 2400000
-    w = WRITERS["spark"]
+    w = writer("spark")
     files = base_files_of(new_files(w, 200, ms, True))
     ci, _, _ = commit_info(w, g, 4, ms, "MERGE-INSERT", False, 200, 0)
     write_commit(table, 4, w, ci, [add_line(lw, f, r) for lw, f, _ in files])
@@ -1041,11 +1078,11 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
         lines = []
         nrem = 0
         if kind == "stream":
-            w, op = WRITERS["databricks"], "MERGE-INSERT"
+            w, op = writer("databricks"), "MERGE-INSERT"
         elif kind == "dv-update":
-            w, op = WRITERS["databricks"], "UPDATE"
+            w, op = writer("databricks"), "UPDATE"
         else:
-            w, op = WRITERS[kind], "MERGE-INSERT"
+            w, op = writer(kind), "MERGE-INSERT"
         if kind == "dv-update":
             for f in r.sample(unread, min(20, len(unread))):
                 lines.append(remove_line(w, f, ms, r, dv=f.dv)[0])
@@ -1070,7 +1107,7 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
     # The loser: an UPDATE (Databricks) that read version 4 through the
     # ranges: removes every file it read (with its DV) and adds rewrites.
     lms = ms0 + 2700000
-    w = WRITERS["databricks"]
+    w = writer("databricks")
     loser = [json.loads(commit_info(w, g, read_version + 1, lms, "UPDATE", False,
                                     len(read), len(read))[0])]
     loser[0]["commitInfo"]["readVersion"] = read_version
@@ -1097,7 +1134,7 @@ def gen_w4(out, seed, nfiles):
     r = g.r
     slots = slot_order(g, nfiles)
     ms = BASE_TIME_MS
-    w0 = WRITERS["databricks"]
+    w0 = writer("databricks")
     ci, _, _ = commit_info(w0, g, 0, ms, "CREATE OR REPLACE TABLE AS SELECT", False,
                            nfiles, 0)
     head = [ci] + header_lines(w0, g, g.uuid(), ms, device=False)
@@ -1117,7 +1154,7 @@ def gen_w4(out, seed, nfiles):
                 run = 1 + int(r.expovariate(1 / 8.0))
             run -= 1
             f = g.file(w.name, i, slots[i], ms, False, liquid=True, device=False)
-            if r.random() < 0.02:
+            if r.random() < 0.02 and not without("dv"):
                 f.dv = g.dv()
             buf.append(add_line(w, f, r))
             paths.append(f.path.encode("utf-8"))
@@ -1142,9 +1179,32 @@ def gen_w4(out, seed, nfiles):
 
 # ---------------------------------------------------------------- main
 
+EXTRA = {"family": "variety", "generator": "bench/gen_variety.py"}
+
+
+def configure(args):
+    """--writers / --without: a variant of the family (see KNOBS)."""
+    if args.writers:
+        ws = args.writers.split(",")
+        for w in ws:
+            if w not in WRITERS:
+                sys.exit("gen_variety.py: unknown writer %s (%s)" % (w, ", ".join(WRITERS)))
+        KNOBS["writers"] = ws
+    if args.without:
+        vs = frozenset(args.without.split(","))
+        if not vs <= set(VARIATIONS):
+            sys.exit("gen_variety.py: --without takes %s" % ",".join(VARIATIONS))
+        KNOBS["without"] = vs
+    if args.writers or args.without:
+        EXTRA["variant"] = {"writers": args.writers, "without": args.without}
+
+
 def main():
     return genlib.main(__doc__, __file__, "data-variety", SEED, (gen_w1, gen_w2, gen_w4),
-                       {"family": "variety", "generator": "bench/gen_variety.py"}, " (variety)")
+                       EXTRA, " (variety)",
+                       (("--writers", "only these writers' layouts: " + ",".join(WRITERS)),
+                        ("--without", "leave out these variations: " + ",".join(VARIATIONS))),
+                       configure)
 
 
 if __name__ == "__main__":

@@ -84,12 +84,15 @@ def write_manifest(table, manifest, extra):
         f.write("\n")
 
 
-def main(doc, script, data_dir, default_seed, gens, extra, label=""):
+def main(doc, script, data_dir, default_seed, gens, extra, label="",
+         options=(), configure=None):
     """The generators' command line: [--out DIR] [--seed N] [--only
-    NAME,...] [--quick] [--force].  gens = (gen_w1, gen_w2, gen_w4), each
-    returning its table's manifest; the manifests get `extra`.  A table
-    whose bench.json carries the same stamp (the generator's and this
-    file's sources, its name, the seed, quick or not) is left as it is."""
+    NAME,...] [--quick] [--force], and the generator's own string
+    `options` ((flag, help), ...), handed to configure(args) before any
+    table is written.  gens = (gen_w1, gen_w2, gen_w4), each returning its
+    table's manifest; the manifests get `extra`.  A table whose bench.json
+    carries the same stamp (the generator's and this file's sources, its
+    name, the seed, quick or not, the options) is left as it is."""
     here = os.path.dirname(os.path.abspath(script))
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(here, data_dir))
@@ -99,7 +102,12 @@ def main(doc, script, data_dir, default_seed, gens, extra, label=""):
                     help="rewrite tables that are up to date")
     ap.add_argument("--quick", action="store_true",
                     help="small sizes only (for a smoke run)")
+    for flag, text in options:
+        ap.add_argument(flag, default="", help=text)
     args = ap.parse_args()
+    opts = tuple(getattr(args, flag.lstrip("-").replace("-", "_")) for flag, _ in options)
+    if configure:
+        configure(args)
     os.makedirs(args.out, exist_ok=True)
     only = set(filter(None, args.only.split(",")))
     source = b""
@@ -109,8 +117,8 @@ def main(doc, script, data_dir, default_seed, gens, extra, label=""):
     for name, job in standard_jobs(args.out, args.seed, args.quick, *gens):
         if only and name not in only:
             continue
-        stamp = hashlib.sha256(source + repr((name, args.seed, args.quick))
-                               .encode()).hexdigest()[:16]
+        key = (name, args.seed, args.quick) + (opts if any(opts) else ())
+        stamp = hashlib.sha256(source + repr(key).encode()).hexdigest()[:16]
         mpath = os.path.join(args.out, name, "bench.json")
         if not args.force and os.path.exists(mpath):
             with open(mpath) as f:
