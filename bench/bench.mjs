@@ -652,6 +652,8 @@ function report(unsorted, machine) {
 	lines.push('');
 	lines.push('Times are medians of interleaved runs (fresh backend / fresh DuckDB database each run); ' +
 		'(Nx) = peer time / deltacc time; "deltacc vs faster peer" = the faster peer\'s time / deltacc\'s. W3 shows the total for the repeated checks and the time per check. ' +
+		'"agree": every implementation gave the generator\'s answer (W1 and W4: the counts, and for the variety family the md5s and sums of the files; W2 and W3: the same set of conflict rows) and the same as the others; ' +
+		'an implementation whose conflict rows are not in the contract\'s order (version, check, path) is named there. ' +
 		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process (node + DuckDB: about 90 MB when idle), reset before each run. ' +
 		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop; ' +
 		'for W2 and W3, "calls" is the fixed cost of the calls alone, timed like deltacc in a fresh backend: ' +
