@@ -1,7 +1,10 @@
 // bench/bench.mjs: the benchmark driver (run it through bench/run.sh).
 //
-// For every table that bench/gen.py wrote under bench/data it runs the
-// workload three ways in the same run: deltacc (when the function exists in
+// For every table of the two log families -- bench/gen.py's under
+// bench/data (one template for every line) and bench/gen_variety.py's under
+// bench/data-variety (the layouts of Spark, Databricks, delta-rs and other
+// writers mixed line by line) -- it runs the workload three ways in the
+// same run: deltacc (when the function exists in
 // the connected database), the hand-written PostgreSQL peer (bench/peers/
 // pg_*.sql: pg_read_file + jsonb in the same server) and the DuckDB peer
 // (bench/peers/duck_*.sql through @duckdb/node-api in a child process).
@@ -13,10 +16,20 @@
 // time to read the same log bytes from a warm page cache (1 MiB read()
 // loop).  Results: bench/out/results.json and bench/results.md.
 //
+// Every session runs with the server's default settings (work_mem 4MB; the
+// library is not preloaded unless run.sh is told to), except
+// deltacc.max_log_file_bytes, raised so that W4's 1 GB commit may be read.
+// W2 and W3 call deltacc.conflicts on its default path: no read_files (the
+// function finds the files the loser read itself); W2 also times the call
+// with read_files given, shown next to it.
+//
 // Environment: the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE,
-// PGPASSWORD) as pg_virtualenv sets them; BENCH_RUNS (timed runs per
+// PGPASSWORD) as pg_virtualenv sets them; BENCH_DATA / BENCH_DATA_VARIETY
+// (the two families' directories; BENCH_FAMILIES=gen,variety says which to
+// run); BENCH_RUNS (timed runs per
 // workload and implementation, default 5; 3 for logs over 300 MB and W3);
-// BENCH_ONLY (comma-separated workload ids, e.g. W1,W2-10000); BENCH_W3_REPEAT
+// BENCH_ONLY (comma-separated workload ids, e.g. W1,W2-10000 for both
+// families, W2-10000@variety for one); BENCH_W3_REPEAT
 // (default 50); BENCH_W3_SIZE (the W2 table W3 repeats: adds per winner, 1000); BENCH_MACHINE (free text for the results header).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +40,12 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DATA = path.resolve(process.env.BENCH_DATA || path.join(HERE, 'data'));
+const FAMILIES = (process.env.BENCH_FAMILIES || 'gen,variety').split(',').filter(Boolean);
+const DATA_DIRS = {
+	gen: path.resolve(process.env.BENCH_DATA || path.join(HERE, 'data')),
+	variety: path.resolve(process.env.BENCH_DATA_VARIETY || path.join(HERE, 'data-variety')),
+};
+const FAMILY_TITLE = { gen: 'gen.py', variety: 'variety' };
 const OUT = path.join(HERE, 'out');
 const PEERS = path.join(HERE, 'peers');
 // A smoke run (BENCH_QUICK) or a partial one (BENCH_ONLY) keeps its results
@@ -41,11 +59,11 @@ const RESULTS_MD = SUFFIX ? path.join(OUT, `results${SUFFIX}.md`) : path.join(HE
 const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
 const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
 // Settings of every PostgreSQL session (deltacc and the SQL peer alike):
-// sorts and hashes of the SQL peer in memory; deltacc may read W4's 1 GB
-// commit file (its default limit, deltacc.max_log_file_bytes, is 512 MB).
-// (Set through a DO block: a build without that GUC must not fail.)
-const SESSION_SQL = `SET work_mem = '256MB';
-	DO $$ BEGIN PERFORM set_config('deltacc.max_log_file_bytes', '2000MB', false);
+// the server's defaults (work_mem 4MB), except that deltacc may read W4's
+// 1 GB commit file (its default limit, deltacc.max_log_file_bytes, is
+// 512 MB).  (Set through a DO block: a build without that GUC must not
+// fail.)
+const SESSION_SQL = `DO $$ BEGIN PERFORM set_config('deltacc.max_log_file_bytes', '2000MB', false);
 	EXCEPTION WHEN OTHERS THEN NULL; END $$`;
 
 const peer = (f) => fs.readFileSync(path.join(PEERS, f), 'utf8');
@@ -212,19 +230,32 @@ const norm = (o) => JSON.stringify(Object.fromEntries(Object.entries(o)
 const conflictRows = (rows) => rows.map((r) =>
 	`${r.winning_version ?? r.version}|${r.conflict}|${r.path ?? ''}`);
 
+// The generator's answer, compared with what an implementation computed:
+// every key the manifest's oracle holds must be equal (the counts always;
+// the md5s and sums where the generator computed them).
+const oracleMatches = (v, oracle) => {
+	const got = typeof v === 'string' ? JSON.parse(v) : v;
+	return Object.entries(oracle).every(([k, x]) => String(got[k]) === String(x));
+};
+
 // Each workload: implementations with a check() (untimed, returns a
 // comparable value) and a run() (timed).  `pg` bodies get a client.
+// Ids: the workload's (W1, W2-1000, W3, W4-100000-ckpt, ...), with
+// "@variety" for the second family.
 function buildWorkloads(manifests) {
 	const list = [];
 	for (const m of manifests) {
 		const t = m.dir;
+		const family = m.family || 'gen';
+		const tag = family === 'gen' ? '' : `@${family}`;
+		const fam = { family, tag };
 		if (m.workload === 'W1') {
 			const files = logFiles(t);
 			list.push({
-				id: 'W1', title: `W1 load_log, ${m.commits} commits, ${m.actions.add} adds`,
+				...fam, kind: 'W1', id: `W1${tag}`, title: `W1 load_log, ${m.commits} commits, ${m.actions.add} adds`,
 				size: m.actions.add, files, fn: 'deltacc.load_log(text,bigint,bigint)',
 				oracle: { file_actions: m.file_actions, adds: m.actions.add, removes: m.actions.remove,
-					commits: m.commits },
+					commits: m.commits, ...(m.fingerprint || {}) },
 				deltacc: {
 					run: (c) => c.query('SELECT deltacc.load_log($1) AS n', [t]),
 					check: async (c) => {
@@ -246,15 +277,20 @@ function buildWorkloads(manifests) {
 					sql: splitSql(duckSql(DUCK_W1, { log: lit(path.join(t, '_delta_log', '*.json')) })),
 					fingerprint: W1_FINGERPRINT_DUCK,
 				},
-				compare: (v, oracle) => ['file_actions', 'adds', 'removes', 'commits']
-					.every((k) => String(JSON.parse(v)[k]) === String(oracle[k])),
+				compare: oracleMatches,
 			});
 		} else if (m.workload === 'W2') {
 			const actions = fs.readFileSync(path.join(t, 'loser_actions.json'), 'utf8');
 			const lo = m.ranges.map((r) => String(r[0]));
 			const hi = m.ranges.map((r) => String(r[1]));
 			const expected = m.expected.map(([v, p]) => `${v}|ConcurrentAppendException|${p}`);
+			// The default path: no read_files (deltacc finds the files the
+			// loser read from the read version's snapshot and the
+			// predicates).  dcallRf: the same call with read_files given.
 			const dcall = (c) => c.query(`SELECT winning_version, conflict, path
+				FROM deltacc.conflicts($1, $2, $3::text[], $4::jsonb, mode => 'stats')`,
+			[t, m.read_version, m.predicates, actions]);
+			const dcallRf = (c) => c.query(`SELECT winning_version, conflict, path
 				FROM deltacc.conflicts($1, $2, $3::text[], $4::jsonb, read_files => $5::text[],
 									   mode => 'stats')`,
 			[t, m.read_version, m.predicates, actions, m.read_files]);
@@ -266,20 +302,27 @@ function buildWorkloads(manifests) {
 			const winners = { glob: path.join(t, '_delta_log', '*.json'), after: m.read_version };
 			const files = logFiles(t, m.read_version);
 			const base = {
-				size: m.winner_adds, files, fn: 'deltacc.conflicts(text,bigint,text[],jsonb,text,boolean,text[],text[],bigint,text)',
-				oracle: expected, compare: (v, oracle) => JSON.stringify(v) === JSON.stringify(oracle),
+				...fam, size: m.winner_adds, files,
+				fn: 'deltacc.conflicts(text,bigint,text[],jsonb,text,boolean,text[],text[],bigint,text)',
+				// The same conflict rows (as a multiset); whether they also come
+				// in the contract's order (version, check, path: the oracle's)
+				// is reported apart, as "order".
+				oracle: expected,
+				compare: (v, oracle) => JSON.stringify([...v].sort()) === JSON.stringify([...oracle].sort()),
+				ordered: (v, oracle) => JSON.stringify(v) === JSON.stringify(oracle),
 			};
 			// The fixed cost of one such call: the same parameters sent to a
 			// statement that does nothing with them (protocol, parse, the
 			// jsonb input), and the first deltacc call of a fresh backend
 			// (library load, catalog lookups) on top of it.
 			const nop = (c) => c.query(`SELECT count(*) FROM (SELECT $1::text, $2::bigint, $3::text[],
-				$4::jsonb, $5::text[]) s`, [t, m.read_version, m.predicates, actions, m.read_files]);
+				$4::jsonb) s`, [t, m.read_version, m.predicates, actions]);
 			const first = async (c) => { await c.query('SELECT count(*) FROM deltacc.commit_cache_stats()'); return nop(c); };
 			list.push({
-				...base, id: `W2-${m.winner_adds}`,
+				...base, kind: 'W2', id: `W2-${m.winner_adds}${tag}`,
 				title: `W2 conflicts (stats), ${m.winners} winners x ${m.per_winner} adds`,
 				deltacc: { run: dcall, check: async (c) => conflictRows((await dcall(c)).rows) },
+				dcrf: { run: dcallRf, check: async (c) => conflictRows((await dcallRf(c)).rows) },
 				pg: { run: pcall, check: async (c) => conflictRows((await pcall(c)).rows) },
 				duck: { sql: dsql, winners, rows: true },
 				call_floor: first,
@@ -287,7 +330,7 @@ function buildWorkloads(manifests) {
 			if (m.per_winner === Number(process.env.BENCH_W3_SIZE || 1000)) {
 				const rep = async (c, f) => { let r; for (let i = 0; i < W3_REPEAT; i++) r = await f(c); return r; };
 				list.push({
-					...base, id: 'W3', repeat: W3_REPEAT,
+					...base, kind: 'W3', id: `W3${tag}`, repeat: W3_REPEAT,
 					title: `W3 the W2 check (${m.winner_adds} winner adds) x ${W3_REPEAT} in one session`,
 					deltacc: { run: (c) => rep(c, dcall), check: async (c) => conflictRows((await rep(c, dcall)).rows) },
 					pg: { run: (c) => rep(c, pcall), check: async (c) => conflictRows((await pcall(c)).rows) },
@@ -298,7 +341,8 @@ function buildWorkloads(manifests) {
 		} else if (m.workload === 'W4') {
 			// From one JSON commit (w4_<n>) or from a Parquet checkpoint
 			// (w4c_<n>, bench/gen_checkpoint.mjs: no PostgreSQL peer, as
-			// PostgreSQL has no Parquet reader).
+			// PostgreSQL has no Parquet reader).  Timed: count(*) over the
+			// function, as a user counting the files writes it.
 			const ckpt = m.checkpoint ? path.join(t, '_delta_log', m.checkpoint) : null;
 			const files = ckpt ? [ckpt] : logFiles(t);
 			const dq = `SELECT * FROM deltacc.snapshot_files(${lit(t)})`;
@@ -306,23 +350,23 @@ function buildWorkloads(manifests) {
 			const uq = ckpt ? duckSql(DUCK_W4C, { checkpoint: lit(ckpt) })
 				: duckSql(DUCK_W4, { log: lit(path.join(t, '_delta_log', '*.json')) });
 			list.push({
-				id: `W4-${m.active_files}${ckpt ? '-ckpt' : ''}`,
+				...fam, kind: 'W4', id: `W4-${m.active_files}${ckpt ? '-ckpt' : ''}${tag}`,
 				title: `W4 snapshot_files, ${m.active_files} files in ${ckpt ? 'a Parquet checkpoint' : 'one JSON commit'}`,
 				size: m.active_files, files, fn: 'deltacc.snapshot_files(text,bigint)',
-				oracle: { files: m.active_files },
+				oracle: { files: m.active_files, ...(m.fingerprint || {}) },
 				deltacc: {
-					run: (c) => c.query(`SELECT count(s) FROM (${dq}) s`),
+					run: (c) => c.query(`SELECT count(*) FROM deltacc.snapshot_files(${lit(t)})`),
 					check: async (c) => norm((await c.query(W4_FINGERPRINT(dq, "E'\\n'", ' COLLATE "C"'))).rows[0]),
 				},
 				pg: ckpt ? null : {
-					run: (c) => c.query(`SELECT count(s) FROM (${pq}) s`),
+					run: (c) => c.query(`SELECT count(*) FROM (${pq}) s`),
 					check: async (c) => norm((await c.query(W4_FINGERPRINT(pq, "E'\\n'", ' COLLATE "C"'))).rows[0]),
 				},
 				duck: {
-					sql: [`SELECT count(s) FROM (${uq}) s`],
+					sql: [`SELECT count(*) FROM (${uq}) s`],
 					fingerprint: W4_FINGERPRINT(uq, 'chr(10)', ''),
 				},
-				compare: (v, oracle) => String(JSON.parse(v).files) === String(oracle.files),
+				compare: oracleMatches,
 				// What PostgreSQL alone costs to hand out these rows from a
 				// set-returning function: the same rows, kept in a table,
 				// returned by a SQL function over it and counted as deltacc's
@@ -341,14 +385,14 @@ function buildWorkloads(manifests) {
 								LANGUAGE sql VOLATILE AS 'SELECT * FROM bench_w4_rows'`);
 						await c.query('VACUUM ANALYZE bench_w4_rows');
 					},
-					run: (c) => c.query('SELECT count(s) FROM (SELECT * FROM bench_w4_rows()) s'),
-					scan: (c) => c.query('SELECT count(s) FROM (SELECT * FROM bench_w4_rows) s'),
+					run: (c) => c.query('SELECT count(*) FROM bench_w4_rows()'),
+					scan: (c) => c.query('SELECT count(*) FROM bench_w4_rows'),
 					teardown: (c) => c.query('DROP TABLE bench_w4_rows CASCADE'),
 				},
 			});
 		}
 	}
-	return list.filter((w) => !ONLY.size || ONLY.has(w.id));
+	return list.filter((w) => !ONLY.size || ONLY.has(w.id) || ONLY.has(w.id.replace(/@.*$/, '')));
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,8 +416,11 @@ async function duckRun(duck, w, { check }) {
 }
 
 async function runWorkload(w, duck, haveDeltacc) {
-	const impls = ['deltacc', 'pg', 'duck'].filter((i) => w[i] && (i !== 'deltacc' || haveDeltacc));
-	const res = { id: w.id, title: w.title, size: w.size, repeat: w.repeat || 1, impls: {}, agree: true };
+	// dcrf: deltacc with read_files given (W2 only), shown beside deltacc.
+	const impls = ['deltacc', 'dcrf', 'pg', 'duck']
+		.filter((i) => w[i] && ((i !== 'deltacc' && i !== 'dcrf') || haveDeltacc));
+	const res = { id: w.id, kind: w.kind, family: w.family, title: w.title, size: w.size,
+		repeat: w.repeat || 1, impls: {}, agree: true };
 	const bytes = w.files.reduce((s, f) => s + fs.statSync(f).size, 0);
 	res.bytes = bytes;
 	const runs = Number(process.env.BENCH_RUNS || (bytes > 300e6 || w.repeat > 1 ? 3 : 5));
@@ -395,9 +442,15 @@ async function runWorkload(w, duck, haveDeltacc) {
 		}
 	}
 	const ok = impls.filter((i) => !res.impls[i].error);
-	const ref = ok.length ? JSON.stringify(res.impls[ok[0]].value) : null;
+	const canon = (v) => JSON.stringify(Array.isArray(v) ? [...v].sort() : v);
+	const ref = ok.length ? canon(res.impls[ok[0]].value) : null;
+	res.unordered = [];
 	for (const i of ok) {
-		const same = JSON.stringify(res.impls[i].value) === ref;
+		const same = canon(res.impls[i].value) === ref;
+		if (w.ordered && !w.ordered(res.impls[i].value, w.oracle)) {
+			res.unordered.push(i);
+			console.log(`   ORDER ${i}: the same rows, not in (version, check, path) order: ${JSON.stringify(res.impls[i].value).slice(0, 400)}`);
+		}
 		const oracle = w.compare(typeof res.impls[i].value === 'string' ? res.impls[i].value : res.impls[i].value, w.oracle);
 		res.impls[i].agrees = same && oracle;
 		if (!same || !oracle) {
@@ -468,35 +521,38 @@ async function runWorkload(w, duck, haveDeltacc) {
 /* ------------------------------------------------------------------ */
 /* Report                                                              */
 
+// The targets of issue 20, on both families, default settings: the ratio
+// to the faster peer in the same run.
 const TARGETS = {
-	W1: 'deltacc <= faster peer',
-	W2: 'deltacc >= 5x faster than faster peer',
-	W3: 'deltacc >= 50x faster than faster peer, per check',
-	W4: 'deltacc <= faster peer, <= 3x floor, peak < 1 GB',
+	W1: 'deltacc >= 2x faster than the faster peer',
+	W2: 'deltacc >= 5x faster than the faster peer (no read_files)',
+	W3: 'deltacc >= 50x faster than the faster peer',
+	W4: 'deltacc >= 1x the faster peer, peak backend memory < 1 GB',
 };
+
+const kindOf = (r) => r.kind || r.id.split('-')[0].replace(/@.*$/, '');
+const familyOf = (r) => r.family || 'gen';
+
+// The faster peer's median / deltacc's median, or null.
+function peerRatio(r) {
+	const d = r.impls.deltacc;
+	if (!d || d.median_ms == null) return null;
+	const peers = ['pg', 'duck'].map((i) => r.impls[i]?.median_ms).filter((x) => x != null);
+	return peers.length ? Math.min(...peers) / d.median_ms : null;
+}
 
 function targetMet(r) {
 	const d = r.impls.deltacc;
 	if (!d) return 'pending (deltacc not wired)';
 	if (d.median_ms == null) return 'pending (deltacc fails)';
-	const peers = ['pg', 'duck'].map((i) => r.impls[i]?.median_ms).filter((x) => x != null);
-	const best = Math.min(...peers);
-	const ratio = best / d.median_ms;
-	const kind = r.id.split('-')[0];
-	if (kind === 'W1') return ratio >= 1 ? 'met' : `missed (${ratio.toFixed(2)}x)`;
-	if (kind === 'W2') return ratio >= 5 ? 'met' : `missed (${ratio.toFixed(2)}x < 5x)`;
-	if (kind === 'W3') return ratio >= 50 ? 'met' : `missed (${ratio.toFixed(1)}x < 50x)`;
-	if (kind === 'W4') {
-		const miss = [];
-		if (ratio < 1) miss.push(`${ratio.toFixed(2)}x of peer`);
-		if (d.median_ms > 3 * r.floor_ms)
-			miss.push(`${(d.median_ms / r.floor_ms).toFixed(1)}x floor` +
-				(r.rows_floor_ms != null
-					? `; PostgreSQL's share of the rows out alone ${((r.rows_floor_ms - r.rows_scan_ms) / r.floor_ms).toFixed(1)}x` : ''));
-		if (d.peak_kb != null && d.peak_kb >= 1024 * 1024) miss.push(`peak ${(d.peak_kb / 1024).toFixed(0)} MB`);
-		return miss.length ? `missed (${miss.join(', ')})` : 'met';
-	}
-	return '';
+	const ratio = peerRatio(r);
+	if (ratio == null) return 'no peer';
+	const need = { W1: 2, W2: 5, W3: 50, W4: 1 }[kindOf(r)];
+	const miss = [];
+	if (ratio < need) miss.push(`${ratio.toFixed(ratio < 10 ? 2 : 1)}x < ${need}x`);
+	if (kindOf(r) === 'W4' && d.peak_kb != null && d.peak_kb >= 1024 * 1024)
+		miss.push(`peak ${(d.peak_kb / 1024).toFixed(0)} MB`);
+	return miss.length ? `missed (${miss.join(', ')})` : 'met';
 }
 
 function fmtMs(ms, repeat) {
@@ -507,11 +563,23 @@ function fmtMs(ms, repeat) {
 const shortError = (e) => e.replace(/"\/[^"]*"/g, '<table>').replace(/\|/g, '/').slice(0, 70);
 const fmtMb = (kb) => (kb == null ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
 
+const IMPL_TITLE = { deltacc: 'deltacc', dcrf: 'deltacc with read_files', pg: 'PG peer', duck: 'DuckDB peer' };
+
+function agreeCell(r) {
+	if (!r.agree) return 'NO';
+	const notes = [];
+	if (r.errors.length) notes.push(`${r.errors.map((i) => IMPL_TITLE[i]).join(', ')} failed`);
+	if (r.unordered?.length)
+		notes.push(`${r.unordered.map((i) => IMPL_TITLE[i]).join(', ')}: rows not in (version, check, path) order`);
+	return notes.length ? `yes (${notes.join('; ')})` : 'yes';
+}
+
 function report(unsorted, machine) {
-	const rank = (r) => [r.id.split('-')[0], r.id.endsWith('ckpt') ? 1 : 0, r.size];
+	const fams = ['gen', 'variety'];
+	const rank = (r) => [kindOf(r), r.id.includes('-ckpt') ? 1 : 0, r.size, fams.indexOf(familyOf(r))];
 	const results = [...unsorted].sort((a, b) => {
 		const [x, y] = [rank(a), rank(b)];
-		return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1] || x[2] - y[2];
+		return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1] || x[2] - y[2] || x[3] - y[3];
 	});
 	const lines = [];
 	lines.push(`Machine: ${machine.cpus} x ${machine.cpu}, ${machine.mem_gb} GB RAM; ` +
@@ -523,10 +591,19 @@ function report(unsorted, machine) {
 		lines.push('', `deltacc measured: release build of ${commits.length > 1 ? 'commits' : 'commit'} ` +
 			`${commits.join(', ')}${commits.length > 1 ? ' (the "commit" column of bench/out/results.json says which row is which)' : ''}` +
 			(machine.preload === true ? ', preloaded by the server (shared_preload_libraries), as docs/conflicts.md advises for a catalog.'
-				: machine.preload === false ? ', loaded by each backend on its first call.' : '.'));
+				: machine.preload === false ? ', not preloaded: each backend loads it on its first call.' : '.'));
+	lines.push('', `Settings: the server's defaults for every session (work_mem ${machine.work_mem || '4MB'}` +
+		`${machine.preload === true ? '' : ', no preload'}), except deltacc.max_log_file_bytes = 2000MB so that W4's ` +
+		'1 GB commit may be read. W2 and W3 call deltacc.conflicts on its default path, without read_files ' +
+		'(deltacc finds the files the loser read); W2\'s deltacc cell also gives the call with read_files given. ' +
+		'W4 times `SELECT count(*) FROM deltacc.snapshot_files(t)` (the peers: count(*) over their query).');
+	lines.push('', 'Log families: **gen.py** = bench/gen.py (every line from one template); ' +
+		'**variety** = bench/gen_variety.py (the same table shapes and sizes written as Spark, Databricks, delta-rs and ' +
+		'other writers write them, mixed line by line: key orders, missing statistics, escapes, tags, deletion vectors, ' +
+		'a column added by schema evolution).');
 	lines.push('');
-	lines.push('| workload | deltacc | PG SQL peer | DuckDB peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');
-	lines.push('|---|---|---|---|---|---|---|---|');
+	lines.push('| workload | family | deltacc | PG SQL peer | DuckDB peer | deltacc vs faster peer | floor (read bytes) | peak RSS deltacc / PG / DuckDB | agree | target |');
+	lines.push('|---|---|---|---|---|---|---|---|---|---|');
 	for (const r of results) {
 		const d = r.impls.deltacc;
 		const cell = (i) => {
@@ -536,37 +613,47 @@ function report(unsorted, machine) {
 			const ratio = d?.median_ms ? ` (${(x.median_ms / d.median_ms).toFixed(1)}x)` : '';
 			return fmtMs(x.median_ms, r.repeat) + ratio;
 		};
-		const dcell = d ? (d.median_ms != null ? fmtMs(d.median_ms, r.repeat)
+		const rf = r.impls.dcrf;
+		const rfcell = rf ? (rf.median_ms != null ? `; read_files given: ${fmtMs(rf.median_ms, r.repeat)}`
+			: `; read_files given: error: ${shortError(rf.error || '')}`) : '';
+		const dcell = d ? (d.median_ms != null ? fmtMs(d.median_ms, r.repeat) + rfcell
 			: `error: ${shortError(d.error || '')}`) : 'not wired yet';
-		lines.push(`| ${r.title} | ${dcell} | ${cell('pg')} | ${cell('duck')} | ` +
+		const ratio = peerRatio(r);
+		lines.push(`| ${r.title} | ${FAMILY_TITLE[familyOf(r)] || familyOf(r)} | ${dcell} | ${cell('pg')} | ${cell('duck')} | ` +
+			`${ratio == null ? '-' : `${ratio.toFixed(ratio < 10 ? 2 : 1)}x`} | ` +
 			`${fmtMs(r.floor_ms, 1)} (${(r.bytes / 1e6).toFixed(0)} MB)` +
 			`${r.call_floor_ms != null ? `; calls ${fmtMs(r.call_floor_ms, r.repeat)}` : ''}` +
 			`${r.rows_floor_ms != null ? `; rows out ${fmtMs(r.rows_floor_ms, 1)} (scan ${fmtMs(r.rows_scan_ms, 1)})` : ''} | ` +
 			`${d ? fmtMb(d.peak_kb) : '-'} / ${fmtMb(r.impls.pg?.peak_kb)} / ${fmtMb(r.impls.duck?.peak_kb)} | ` +
-			`${!r.agree ? 'NO' : r.errors.length ? `yes (${r.errors.length > 1 ? 'peers' : r.errors[0]} failed)` : 'yes'} | ${targetMet(r)} |`);
+			`${agreeCell(r)} | ${targetMet(r)} |`);
 	}
 	// Linear growth: time per 1,000 files at each size of W2 and W4.
-	const fam = {};
+	const groups = {};
 	for (const r of results) {
-		const k = r.id.startsWith('W2') ? 'W2 (per 1,000 winner adds)'
-			: r.id.startsWith('W4') ? `W4 ${r.id.endsWith('ckpt') ? 'checkpoint' : 'JSON'} (per 1,000 files)` : null;
-		if (k) (fam[k] ??= []).push(r);
+		const k = kindOf(r) === 'W2' ? 'W2 (per 1,000 winner adds)'
+			: kindOf(r) === 'W4' ? `W4 ${r.id.includes('-ckpt') ? 'checkpoint' : 'JSON'} (per 1,000 files)` : null;
+		if (k) (groups[`${k}|${familyOf(r)}`] ??= []).push(r);
 	}
-	if (Object.keys(fam).length) {
+	if (Object.keys(groups).length) {
 		lines.push('');
 		lines.push('Growth (ms per 1,000 files at each size; flat = linear):');
 		lines.push('');
-		lines.push('| family | sizes | deltacc | PG SQL peer | DuckDB peer |');
-		lines.push('|---|---|---|---|---|');
-		for (const [k, rs] of Object.entries(fam)) {
+		lines.push('| workload | family | sizes | deltacc | PG SQL peer | DuckDB peer |');
+		lines.push('|---|---|---|---|---|---|');
+		for (const [key, rs] of Object.entries(groups)) {
+			const [k, f] = key.split('|');
 			const per = (i) => rs.map((r) => (r.impls[i]?.median_ms != null
 				? (r.impls[i].median_ms / (r.size / 1000)).toFixed(2) : '-')).join(' / ');
-			lines.push(`| ${k} | ${rs.map((r) => r.size).join(' / ')} | ${per('deltacc')} | ${per('pg')} | ${per('duck')} |`);
+			lines.push(`| ${k} | ${FAMILY_TITLE[f] || f} | ${rs.map((r) => r.size).join(' / ')} | ${per('deltacc')} | ${per('pg')} | ${per('duck')} |`);
 		}
 	}
 	lines.push('');
+	lines.push('Targets (issue 20, on both families): ' + Object.entries(TARGETS).map(([k, v]) => `${k} ${v}`).join('; ') + '.');
+	lines.push('');
 	lines.push('Times are medians of interleaved runs (fresh backend / fresh DuckDB database each run); ' +
-		'(Nx) = peer time / deltacc time. W3 shows the total for the repeated checks and the time per check. ' +
+		'(Nx) = peer time / deltacc time; "deltacc vs faster peer" = the faster peer\'s time / deltacc\'s. W3 shows the total for the repeated checks and the time per check. ' +
+		'"agree": every implementation gave the generator\'s answer (W1 and W4: the counts, and for the variety family the md5s and sums of the files; W2 and W3: the same set of conflict rows) and the same as the others; ' +
+		'an implementation whose conflict rows are not in the contract\'s order (version, check, path) is named there. ' +
 		'Peak RSS: VmHWM of the PostgreSQL backend / the DuckDB process (node + DuckDB: about 90 MB when idle), reset before each run. ' +
 		'The floor reads the same commit files from the warm page cache with a 1 MiB read() loop; ' +
 		'for W2 and W3, "calls" is the fixed cost of the calls alone, timed like deltacc in a fresh backend: ' +
@@ -579,15 +666,22 @@ function report(unsorted, machine) {
 
 /* ------------------------------------------------------------------ */
 
-async function main() {
-	const manifests = fs.existsSync(DATA) ? fs.readdirSync(DATA).sort((a, b) => {
+function readManifests(family) {
+	const dir = DATA_DIRS[family];
+	if (!fs.existsSync(dir)) return [];
+	return fs.readdirSync(dir).sort((a, b) => {
 		const k = (s) => [s.split('_')[0], Number(s.split('_')[1] || 0)];
 		const [x, y] = [k(a), k(b)];
 		return x[0] === y[0] ? x[1] - y[1] : x[0] < y[0] ? -1 : 1;
-	}).filter((d) => fs.existsSync(path.join(DATA, d, 'bench.json')))
-		.map((d) => ({ ...JSON.parse(fs.readFileSync(path.join(DATA, d, 'bench.json'), 'utf8')),
-			dir: path.join(DATA, d) })) : [];
-	if (!manifests.length) throw new Error(`no generated tables under ${DATA}: run bench/gen.py`);
+	}).filter((d) => fs.existsSync(path.join(dir, d, 'bench.json')))
+		.map((d) => ({ family, ...JSON.parse(fs.readFileSync(path.join(dir, d, 'bench.json'), 'utf8')),
+			dir: path.join(dir, d) }));
+}
+
+async function main() {
+	const manifests = FAMILIES.flatMap(readManifests);
+	if (!manifests.length)
+		throw new Error(`no generated tables under ${FAMILIES.map((f) => DATA_DIRS[f]).join(', ')}: run bench/gen.py and bench/gen_variety.py`);
 	const workloads = buildWorkloads(manifests);
 	const duck = new Duck();
 	await duck.call({ op: 'open' });
@@ -595,13 +689,14 @@ async function main() {
 	const { c } = await pgSession();
 	const pgv = (await c.query('SHOW server_version')).rows[0].server_version;
 	const preload = /deltacc/.test((await c.query('SHOW shared_preload_libraries')).rows[0].shared_preload_libraries);
+	const workMem = (await c.query('SHOW work_mem')).rows[0].work_mem;
 	await c.end();
 	const machine = {
 		cpus: os.cpus().length, cpu: os.cpus()[0].model.trim(),
 		mem_gb: (os.totalmem() / 2 ** 30).toFixed(0), pg: pgv, duckdb: dv.version,
 		duck_threads: dv.threads, node: process.version, date: new Date().toISOString().slice(0, 10),
 		note: process.env.BENCH_MACHINE || '',
-		preload,
+		preload, work_mem: workMem,
 	};
 	const results = [];
 	for (const w of workloads) {

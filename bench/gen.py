@@ -33,18 +33,18 @@ Usage: gen.py [--out DIR] [--seed N] [--only NAME[,NAME...]] [--quick] [--force]
 seed -- is left as it is)
 """
 
-import argparse
-import hashlib
 import json
 import os
 import random
 import sys
 import time
 
+from genlib import (BASE_TIME_MS, SLOT_WIDTH, fresh_table, log_path,
+                    write_log_file)
+import genlib
+
 SEED = 20240601
 ENGINE = "Apache-Spark/3.5.1 Delta-Lake/3.2.0"
-BASE_TIME_MS = 1714521600000          # 2024-05-01T00:00:00Z
-SLOT_WIDTH = 1000000                  # key space of one file's slot
 REGIONS = ["af-south-1", "ap-northeast-1", "ap-south-1", "ca-central-1",
            "eu-central-1", "eu-west-1", "eu-west-3", "sa-east-1",
            "us-east-1", "us-east-2", "us-west-1", "us-west-2"]
@@ -205,18 +205,7 @@ def header_actions(gen, ms):
                    for a in (protocol, meta, dom))
 
 
-def log_path(table, version):
-    return os.path.join(table, "_delta_log", "%020d.json" % version)
-
-
-def write_commit(table, version, text):
-    p = log_path(table, version)
-    tmp = p + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, p)
-    t = (BASE_TIME_MS + version * 3600000) / 1000
-    os.utime(p, (t, t))
+write_commit = write_log_file
 
 
 def metrics_for(nadd, nrem, rows):
@@ -225,19 +214,9 @@ def metrics_for(nadd, nrem, rows):
             "numRemovedFiles": str(nrem)}
 
 
-def fresh_table(out, name):
-    table = os.path.join(out, name)
-    os.makedirs(os.path.join(table, "_delta_log"), exist_ok=True)
-    for f in os.listdir(os.path.join(table, "_delta_log")):
-        os.unlink(os.path.join(table, "_delta_log", f))
-    return table
-
-
 def slot_order(gen, total):
     """A seeded permutation: file number -> disjoint key slot."""
-    slots = list(range(total))
-    gen.r.shuffle(slots)
-    return slots
+    return genlib.slot_order(gen.r, total)
 
 
 def gen_w1(out, seed, commits=100, per_commit=1000, removes=50):
@@ -301,7 +280,6 @@ def gen_w1(out, seed, commits=100, per_commit=1000, removes=50):
                 "num_actions": sum(counts.values()),
                 "file_actions": counts["add"] + counts["remove"],
                 "active_files": len(active)}
-    write_manifest(table, manifest)
     return manifest
 
 
@@ -384,17 +362,8 @@ def gen_w2(out, seed, per_winner, winners=10, base_files=2000):
         loser.append(json.loads(line))
     with open(os.path.join(table, "loser_actions.json"), "w") as f:
         json.dump(loser, f, separators=(",", ":"))
-    manifest = {"workload": "W2", "table": name, "read_version": 0,
-                "latest_version": winners, "winners": winners,
-                "per_winner": per_winner,
-                "winner_adds": winners * per_winner,
-                "ranges": ranges,
-                "predicates": ["id BETWEEN %d AND %d" % r for r in ranges],
-                "read_files": [f[0] for f in read],
-                "conflict": bool(expected),
-                "expected": [[v, p] for v, p in expected]}
-    write_manifest(table, manifest)
-    return manifest
+    return genlib.w2_manifest(name, 0, winners, per_winner, winners * per_winner,
+                              ranges, [f[0] for f in read], expected)
 
 
 def gen_w4(out, seed, nfiles):
@@ -424,7 +393,6 @@ def gen_w4(out, seed, nfiles):
     os.utime(p, (t, t))
     manifest = {"workload": "W4", "table": name, "latest_version": 0,
                 "active_files": nfiles, "checkpoint": None}
-    write_manifest(table, manifest)
     return manifest
 
 
@@ -437,61 +405,9 @@ def write_checkpoint(table, version):
     raise NotImplementedError("checkpoint generation is pending")
 
 
-def write_manifest(table, manifest):
-    manifest["seed"] = SEED
-    manifest["generator"] = "bench/gen.py"
-    with open(os.path.join(table, "bench.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
-        f.write("\n")
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "data"))
-    ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("--only", default="")
-    ap.add_argument("--force", action="store_true",
-                    help="rewrite tables that are up to date")
-    ap.add_argument("--quick", action="store_true",
-                    help="small sizes only (for a smoke run)")
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    jobs = []
-    if args.quick:
-        jobs += [("w1", lambda: gen_w1(args.out, args.seed, 10, 100, 5))]
-        jobs += [("w2_%d" % n, (lambda n=n: gen_w2(args.out, args.seed, n)))
-                 for n in (10, 100)]
-        jobs += [("w4_%d" % n, (lambda n=n: gen_w4(args.out, args.seed, n)))
-                 for n in (1000, 10000)]
-    else:
-        jobs += [("w1", lambda: gen_w1(args.out, args.seed))]
-        jobs += [("w2_%d" % n, (lambda n=n: gen_w2(args.out, args.seed, n)))
-                 for n in (100, 1000, 10000)]
-        jobs += [("w4_%d" % n, (lambda n=n: gen_w4(args.out, args.seed, n)))
-                 for n in (100000, 300000, 1000000)]
-    only = set(filter(None, args.only.split(",")))
-    with open(os.path.abspath(__file__), "rb") as f:
-        source = f.read()
-    for name, job in jobs:
-        if only and name not in only:
-            continue
-        stamp = hashlib.sha256(source + repr((name, args.seed, args.quick))
-                               .encode()).hexdigest()[:16]
-        mpath = os.path.join(args.out, name, "bench.json")
-        if not args.force and os.path.exists(mpath):
-            with open(mpath) as f:
-                if json.load(f).get("stamp") == stamp:
-                    print("gen: %-10s up to date" % name)
-                    continue
-        t = time.time()
-        m = job()
-        m["stamp"] = stamp
-        write_manifest(os.path.join(args.out, name), m)
-        print("gen: %-10s %6.1f s  %s" % (name, time.time() - t, json.dumps(
-            {k: m[k] for k in ("num_actions", "winner_adds", "active_files",
-                               "conflict") if k in m})))
-    return 0
+    return genlib.main(__doc__, __file__, "data", SEED, (gen_w1, gen_w2, gen_w4),
+                       {"generator": "bench/gen.py"})
 
 
 if __name__ == "__main__":

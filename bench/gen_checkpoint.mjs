@@ -1,6 +1,7 @@
 // bench/gen_checkpoint.mjs: W4 from a Parquet checkpoint.
 //
-// For every table w4_<n> that bench/gen.py wrote, writes w4c_<n>: the same
+// For every table w4_<n> that bench/gen.py or bench/gen_variety.py wrote
+// (the data directory given), writes w4c_<n>: the same
 // version 0 as a classic Delta Parquet checkpoint
 // (_delta_log/00000000000000000000.checkpoint.parquet, one row per action,
 // columns txn/add/remove/metaData/protocol/domainMetadata as the Delta
@@ -18,13 +19,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DATA = path.resolve(process.argv[2] || path.join(HERE, 'data'));
 const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
 
+const DV = 'STRUCT(storageType VARCHAR, pathOrInlineDv VARCHAR, "offset" INTEGER, sizeInBytes INTEGER, cardinality BIGINT)';
 const COLUMNS = `{
-	'add': 'STRUCT(path VARCHAR, partitionValues MAP(VARCHAR, VARCHAR), size BIGINT, modificationTime BIGINT, dataChange BOOLEAN, stats VARCHAR, tags MAP(VARCHAR, VARCHAR), clusteringProvider VARCHAR)',
+	'add': 'STRUCT(path VARCHAR, partitionValues MAP(VARCHAR, VARCHAR), size BIGINT, modificationTime BIGINT, dataChange BOOLEAN, stats VARCHAR, tags MAP(VARCHAR, VARCHAR), deletionVector ${DV.replace(/'/g, "''")}, baseRowId BIGINT, defaultRowCommitVersion BIGINT, clusteringProvider VARCHAR)',
 	'metaData': 'STRUCT(id VARCHAR, name VARCHAR, description VARCHAR, format STRUCT(provider VARCHAR, options MAP(VARCHAR, VARCHAR)), schemaString VARCHAR, partitionColumns VARCHAR[], configuration MAP(VARCHAR, VARCHAR), createdTime BIGINT)',
 	'protocol': 'STRUCT(minReaderVersion INTEGER, minWriterVersion INTEGER, readerFeatures VARCHAR[], writerFeatures VARCHAR[])',
 	'domainMetadata': 'STRUCT(domain VARCHAR, configuration VARCHAR, removed BOOLEAN)'
 }`;
-const DV = 'STRUCT(storageType VARCHAR, pathOrInlineDv VARCHAR, "offset" INTEGER, sizeInBytes INTEGER, cardinality BIGINT)';
 
 function checkpointSql(src, dst) {
 	return `COPY (
@@ -33,8 +34,8 @@ function checkpointSql(src, dst) {
 		CASE WHEN add IS NOT NULL THEN struct_pack(
 			path := add.path, partitionValues := add.partitionValues, size := add.size,
 			modificationTime := add.modificationTime, dataChange := false,
-			tags := add.tags, deletionVector := NULL::${DV}, baseRowId := NULL::BIGINT,
-			defaultRowCommitVersion := NULL::BIGINT, clusteringProvider := add.clusteringProvider,
+			tags := add.tags, deletionVector := add.deletionVector, baseRowId := add.baseRowId,
+			defaultRowCommitVersion := add.defaultRowCommitVersion, clusteringProvider := add.clusteringProvider,
 			stats := add.stats) END AS add,
 		NULL::STRUCT(path VARCHAR, deletionTimestamp BIGINT, dataChange BOOLEAN,
 			extendedFileMetadata BOOLEAN, partitionValues MAP(VARCHAR, VARCHAR), size BIGINT,

@@ -1,6 +1,7 @@
 -- DuckDB peer for W1 (deltacc.load_log): read every commit with read_ndjson
 -- into one table of typed actions, then derive the same session tables as
--- deltacc (commits, files, metadata, protocol, txns, domains).
+-- deltacc (commits, files -- add, remove and cdc --, metadata, protocol,
+-- txns, domains).
 -- {{log}} = '<table>/_delta_log/*.json', {{columns}} = duck_columns.txt.
 CREATE OR REPLACE TEMP TABLE peer_actions AS
 SELECT CAST(regexp_extract(filename, '([0-9]{20})\.json$', 1) AS BIGINT) AS version, *
@@ -24,7 +25,12 @@ FROM (SELECT version,
 			 CASE WHEN add IS NOT NULL THEN 'add' ELSE 'remove' END AS k,
 			 CASE WHEN add IS NOT NULL THEN add ELSE remove END AS a
 	  FROM peer_actions WHERE add IS NOT NULL OR remove IS NOT NULL),
-	 LATERAL (SELECT CAST(a.stats AS JSON) AS st);
+	 LATERAL (SELECT CAST(a.stats AS JSON) AS st)
+UNION ALL
+SELECT version, 'cdc', cdc.path, cdc.partitionValues, cdc.size, NULL::TIMESTAMP,
+	   coalesce(cdc.dataChange, true), NULL::BIGINT, true, NULL::JSON, NULL::JSON,
+	   NULL::BIGINT, NULL::BIGINT, cdc.tags
+FROM peer_actions WHERE cdc IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE peer_metadata AS
 SELECT version, metaData.id AS table_id, metaData.name, CAST(metaData.schemaString AS JSON) AS schema,
 	   metaData.partitionColumns AS partition_columns, metaData.configuration,
