@@ -18,21 +18,25 @@ FORMAT_OBJS = \
 	src/format/dvfile.o \
 	src/format/thrift.o \
 	src/format/parquet.o \
-	src/format/snappy.o
+	src/format/snappy.o \
+	src/format/sparkpred_parse.o \
+	src/format/sparkpred.o
 
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it
 # (scripts/lint.py checks it).
 COMMON_OBJS = src/common/json_util.o src/common/subxact.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
-STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o
+STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
+	src/stats/spark_predicate.o
 ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
 SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 	src/check/rowlevel.o src/check/readset_cache.o
 FUNCS_OBJS = src/funcs/funcs_log.o src/funcs/funcs_scan.o \
-	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/deltacc.o
+	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_replay.o \
+	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
 	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(FUNCS_OBJS)
@@ -45,7 +49,8 @@ SQL_PARTS = \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
 	sql/parts/30_dv.sql \
-	sql/parts/40_rows.sql
+	sql/parts/40_rows.sql \
+	sql/parts/60_replay.sql
 
 DATA_built = sql/deltacc--$(EXTVERSION).sql
 
