@@ -1511,6 +1511,11 @@ tx_term(Tx *tx, const SpNode *n, Term *t, const char **why)
 
 		if (!tx_term(tx, n->a, &in, why))
 			return false;
+		if (n->to.type == SP_T_OTHER)
+		{
+			*why = "a cast to a type the translation does not know";
+			return false;
+		}
 		if (in.type == SP_T_UNKNOWN)
 		{
 			*why = "a cast of a column whose type is not known without the schema";
@@ -1680,6 +1685,10 @@ cmp_sql(Tx *tx, const Term *t, int op, const Val *v)
 		default:
 			break;
 	}
+	if (op == SP_OP_NE || op == SP_OP_DISTINCT)
+		return none(tx, v->k == V_RANGE ?
+					"<> of a timestamp in the writer's session time zone" :
+					"<> of a delta-rs decimal that may be printed unscaled");
 	if (tx->reason == NULL)
 		tx->reason = v->k == V_RANGE ?
 			"a timestamp in the writer's session time zone (widened by 18 hours either way)" :
@@ -1714,7 +1723,7 @@ cmp_sql(Tx *tx, const Term *t, int op, const Val *v)
 			put3(&b, t->sql, op_text(op), v->a);
 			break;
 		default:
-			return none(tx, "<> of a literal that stands for more than one value");
+			break;
 	}
 	return out_of(tx, SP_WIDENED, buf_done(tx, &b));
 }

@@ -1120,7 +1120,23 @@ parse_type(P *p, SpTypeSpec *ts, bool ts_form)
 			return parse_decimal_args(p, ts, ts_form);
 	}
 	else if (cur(p)->kind == TK_LP && (!ts_form || cur(p)->ws == 0))
-		return false;			/* varchar(10) and the like */
+	{
+		int			depth = 0;
+
+		/* varchar(10), Decimal128(12, 2) and the like: skip the arguments */
+		if (ts_form || ts->type != SP_T_OTHER)
+			return false;
+		do
+		{
+			if (cur(p)->kind == TK_LP)
+				depth++;
+			else if (cur(p)->kind == TK_RP)
+				depth--;
+			else if (cur(p)->kind == TK_EOF)
+				return false;
+			advance(p);
+		} while (depth > 0);
+	}
 	return true;
 }
 
@@ -1147,54 +1163,56 @@ reserved_word(const Tok *t)
 	return false;
 }
 
-/* A number token as a literal (without sign). */
+/* A number token as a literal, negated when neg (the token is consumed). */
 static SpNode *
-sql_number(P *p, Tok *t)
+sql_number(P *p, Tok *t, bool neg)
 {
-	const char *s = t->p;
-	size_t		n = t->numlen;
+	size_t		n = t->numlen + (neg ? 1 : 0);
+	char	   *s = p_alloc(p, n + 1);
 	SpNode	   *x;
 	char		suf = t->suffix[0];
 
-	if (suf == 'D')
-		x = mk_lit(p, SL_DOUBLE, s, n);
-	else if (suf == 'F')
-		x = mk_lit(p, SL_FLOAT, s, n);
-	else if (suf == 'B')
-		x = mk_lit(p, SL_DECIMAL, s, n);
-	else if (!t->frac && !t->expo)
-	{
-		x = mk_lit(p, SL_INT, s, n);
-		if (x)
-		{
-			x->lit.has_ival = sp_read_int64(s, n, &x->lit.ival);
-			if (suf == 'L')
-				x->lit.type = SP_T_LONG;
-			else if (suf == 'S')
-				x->lit.type = SP_T_SHORT;
-			else if (suf == 'Y')
-				x->lit.type = SP_T_BYTE;
-			else if (p->form == SP_FORM_DF)
-				x->lit.type = SP_T_LONG;
-			else if (p->form == SP_FORM_SPARK)
-				x->lit.type = (x->lit.has_ival && x->lit.ival <= INT32_MAX &&
-							   x->lit.ival >= INT32_MIN) ? SP_T_INT :
-					x->lit.has_ival ? SP_T_LONG : SP_T_DECIMAL;
-			if (suf != '\0' && !x->lit.has_ival)
-				return mk_other(p, "an integer literal out of range", false);
-			if (x->lit.type == SP_T_DECIMAL)
-				x->lit.kind = SL_DECIMAL;
-			else if (x->lit.type == SP_T_LONG && !x->lit.has_ival)
-				return mk_other(p, "an integer literal out of range", false);
-		}
-	}
-	else if (t->expo || p->form == SP_FORM_DF)
-		x = mk_lit(p, SL_DOUBLE, s, n);
-	else if (p->form == SP_FORM_SPARK)
-		x = mk_lit(p, SL_DECIMAL, s, n);
-	else
-		x = mk_lit(p, SL_AMBIGNUM, s, n);
 	advance(p);
+	if (s == NULL)
+		return NULL;
+	if (neg)
+		s[0] = '-';
+	memcpy(s + (neg ? 1 : 0), t->p, t->numlen);
+	s[n] = '\0';
+	if (suf == 'D')
+		return mk_lit(p, SL_DOUBLE, s, n);
+	if (suf == 'F')
+		return mk_lit(p, SL_FLOAT, s, n);
+	if (suf == 'B')
+		return mk_lit(p, SL_DECIMAL, s, n);
+	if (t->frac || t->expo)
+	{
+		if (t->expo || p->form == SP_FORM_DF)
+			return mk_lit(p, SL_DOUBLE, s, n);
+		return mk_lit(p, p->form == SP_FORM_SPARK ? SL_DECIMAL : SL_AMBIGNUM, s, n);
+	}
+	x = mk_lit(p, SL_INT, s, n);
+	if (x == NULL)
+		return NULL;
+	x->lit.has_ival = sp_read_int64(s, n, &x->lit.ival);
+	if (suf == 'L')
+		x->lit.type = SP_T_LONG;
+	else if (suf == 'S')
+		x->lit.type = SP_T_SHORT;
+	else if (suf == 'Y')
+		x->lit.type = SP_T_BYTE;
+	else if (p->form == SP_FORM_DF)
+		x->lit.type = SP_T_LONG;
+	else if (p->form == SP_FORM_SPARK)
+	{
+		/* Spark: int if it fits, else bigint, else decimal */
+		x->lit.type = !x->lit.has_ival ? SP_T_DECIMAL :
+			(x->lit.ival <= INT32_MAX && x->lit.ival >= INT32_MIN) ? SP_T_INT : SP_T_LONG;
+		if (x->lit.type == SP_T_DECIMAL)
+			x->lit.kind = SL_DECIMAL;
+	}
+	if (x->lit.kind == SL_INT && x->lit.type != SP_T_UNKNOWN && !x->lit.has_ival)
+		return mk_other(p, "an integer literal out of range", false);
 	return x;
 }
 
@@ -1569,7 +1587,7 @@ sql_primary(P *p)
 			advance(p);
 			return x;
 		case TK_NUM:
-			return sql_number(p, t);
+			return sql_number(p, t, false);
 		case TK_STR:
 			return sql_string(p, t);
 		case TK_BQ:
@@ -1624,31 +1642,16 @@ sql_unary(P *p)
 		bool		minus = t->op == OP_MINUS;
 
 		advance(p);
-		x = sql_unary(p);
-		p->depth--;
-		if (x == NULL)
-			return NULL;
-		if (x->kind == SN_LIT &&
-			(x->lit.kind == SL_INT || x->lit.kind == SL_DECIMAL ||
-			 x->lit.kind == SL_DOUBLE || x->lit.kind == SL_FLOAT ||
-			 x->lit.kind == SL_AMBIGNUM) && x->lit.text[0] != '-')
+		if (cur(p)->kind == TK_NUM && !(peek(p, 1)->kind == TK_OP && peek(p, 1)->op == OP_DCOLON))
+			x = sql_number(p, cur(p), minus);
+		else
 		{
-			if (minus)
-			{
-				char	   *s = p_alloc(p, x->lit.len + 2);
-
-				if (s == NULL)
-					return NULL;
-				s[0] = '-';
-				memcpy(s + 1, x->lit.text, x->lit.len);
-				x->lit.text = s;
-				x->lit.len++;
-				if (x->lit.kind == SL_INT)
-					x->lit.has_ival = sp_read_int64(s, x->lit.len, &x->lit.ival);
-			}
-			return x;
+			x = sql_unary(p);
+			if (x != NULL)
+				x = mk_other(p, "arithmetic", x->has_col);
 		}
-		return mk_other(p, "arithmetic", x->has_col);
+		p->depth--;
+		return x;
 	}
 	x = sql_primary(p);
 	while (x && cur(p)->kind == TK_OP && cur(p)->op == OP_DCOLON)
@@ -2323,23 +2326,28 @@ ts_atom(P *p, int ctx)
 	return ts_literal(p, ctx);
 }
 
-/* Does an IN list hold a literal that reads as a boolean or null? */
+/*
+ * NOT x IN (...) is NOT (x IN (...)) unless x IN could be (NOT x) IN: an
+ * IN list of booleans (items true or false, or nothing but null).
+ */
 static bool
-in_has_boolean_literal(const SpNode *in)
+in_may_be_boolean(const SpNode *in)
 {
 	int			k;
+	bool		all_null = true;
 
 	for (k = 0; k < in->nitems; k++)
 	{
 		const SpNode *it = in->items[k];
+		bool		is_lit = it->kind == SN_LIT && it->lit.kind == SL_BARE;
 
-		if (it->kind == SN_LIT && it->lit.kind == SL_BARE &&
-			(sp_eq_ci(it->lit.text, it->lit.len, "true") ||
-			 sp_eq_ci(it->lit.text, it->lit.len, "false") ||
-			 sp_eq_ci(it->lit.text, it->lit.len, "null")))
+		if (is_lit && (sp_eq_ci(it->lit.text, it->lit.len, "true") ||
+					   sp_eq_ci(it->lit.text, it->lit.len, "false")))
 			return true;
+		if (!(is_lit && sp_eq_ci(it->lit.text, it->lit.len, "null")))
+			all_null = false;
 	}
-	return false;
+	return all_null;
 }
 
 /* "(" left op right ")" */
@@ -2403,22 +2411,20 @@ ts_expr(P *p, int ctx)
 
 	if (++p->depth > SP_MAX_DEPTH)
 		return fail(p, "nested too deeply");
-	if (t->kind == TK_LP)
-		x = ts_binop(p);
-	else if (tok_is(t, "NOT"))
+	if (tok_is(t, "NOT"))
 	{
 		advance(p);
 		if (!ws1(cur(p)))
 			return fail(p, "unexpected spacing after NOT");
 		x = ts_expr(p, ctx);
-		if (x && x->kind == SN_IN && in_has_boolean_literal(x))
+		if (x && x->kind == SN_IN && in_may_be_boolean(x))
 			x = mk_other(p, "NOT before a boolean IN list (which operand NOT applies to is ambiguous)", x->has_col);
 		else
 			x = mk_not(p, x);
 	}
 	else
 	{
-		x = ts_atom(p, ctx);
+		x = t->kind == TK_LP ? ts_binop(p) : ts_atom(p, ctx);
 		if (x && tok_is(cur(p), "IN") && ws1(cur(p)))
 		{
 			NodeList	items = {0};
