@@ -19,14 +19,17 @@ FORMAT_OBJS = \
 	src/format/dvfile.o \
 	src/format/thrift.o \
 	src/format/parquet.o \
-	src/format/snappy.o
+	src/format/snappy.o \
+	src/format/sparkpred_parse.o \
+	src/format/sparkpred.o
 
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it
 # (scripts/lint.py checks it).
 COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
-STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o
+STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
+	src/stats/spark_predicate.o
 ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
 SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
@@ -35,6 +38,7 @@ CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
+	src/funcs/funcs_replay.o \
 	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
@@ -50,7 +54,8 @@ SQL_PARTS = \
 	sql/parts/20_conflict.sql \
 	sql/parts/30_dv.sql \
 	sql/parts/40_rows.sql \
-	sql/parts/50_catalog.sql
+	sql/parts/50_catalog.sql \
+	sql/parts/60_replay.sql
 
 # Update script 1.0 -> 1.1: sql/upgrade/1.0--1.1.sql (what changes in the
 # objects 1.0 already has), then every install-script part that is entirely
@@ -58,7 +63,7 @@ SQL_PARTS = \
 # as the commit coordinator's sql/parts/50_catalog.sql) is appended here as
 # well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
 # gives (test/sql/extension_upgrade.sql compares the two).
-UPGRADE_1_1_PARTS = sql/parts/50_catalog.sql
+UPGRADE_1_1_PARTS = sql/parts/50_catalog.sql sql/parts/60_replay.sql
 
 # Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
 # the 1.0 script as released, never regenerated.
@@ -73,9 +78,10 @@ REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_sce
 REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_CATALOG = catalog
+REGRESS_REPLAY = spark_predicate_property
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
-	$(REGRESS_ROWLEVEL) $(REGRESS_CATALOG) $(REGRESS_HOSTILE)
+	$(REGRESS_ROWLEVEL) $(REGRESS_CATALOG) $(REGRESS_REPLAY) $(REGRESS_HOSTILE)
 REGRESS_OPTS = --inputdir=test --load-extension=deltacc
 
 # Isolation specs (test/specs/<name>.spec, expected/<name>.out): concurrent
