@@ -61,7 +61,7 @@ REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_f
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates line_shapes read_version_state
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
-REGRESS_REPLAY = spark_predicate spark_predicate_property
+REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_REPLAY) $(REGRESS_HOSTILE)
