@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "djson.h"
+#include "djson_scan.h"
 #include "sparkpred.h"
 #include "sparkpred_parse.h"
 
@@ -796,18 +797,6 @@ micros_in_range(int64_t micros)
 		micros < micros_of_days(sp_days_from_civil(SP_MAX_YEAR + 1, 1, 1));
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 0x<hex> of a toString binary literal, as bytea text */
 static char *
 bare_bytes(Tx *tx, const char *s, size_t n)
@@ -820,8 +809,8 @@ bare_bytes(Tx *tx, const char *s, size_t n)
 	spb_init(&b, tx->a);
 	for (k = 2; k < n; k += 2)
 	{
-		int			h = hexval(s[k]);
-		int			l = hexval(s[k + 1]);
+		int			h = dj_hex_value((unsigned char) s[k]);
+		int			l = dj_hex_value((unsigned char) s[k + 1]);
 
 		if (h < 0 || l < 0)
 			return NULL;

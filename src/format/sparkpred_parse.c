@@ -601,6 +601,46 @@ lex_quoted(P *p, size_t *ip, char q, bool df, Tok *t)
 	return !p->oom;
 }
 
+/*
+ * The start of the next token of both tokenizers: skip white space from
+ * *ip (recording how much, and whether any of it was not a plain space)
+ * and push a token of one byte at the new *ip.  At the end of the text the
+ * token is TK_EOF (of length 0) and *at_end is set.  NULL when out of
+ * memory.
+ */
+static Tok *
+lex_start(P *p, size_t *ip, bool *at_end)
+{
+	const char *s = p->s;
+	size_t		i = *ip;
+	int			ws = 0;
+	bool		odd = false;
+	Tok		   *t;
+
+	while (i < p->len && is_space(s[i]))
+	{
+		if (s[i] != ' ')
+			odd = true;
+		ws++;
+		i++;
+	}
+	*ip = i;
+	t = push_tok(p);
+	if (t == NULL)
+		return NULL;
+	t->ws = ws;
+	t->ws_odd = odd;
+	t->p = s + i;
+	t->n = 1;
+	*at_end = i >= p->len;
+	if (*at_end)
+	{
+		t->kind = TK_EOF;
+		t->n = 0;
+	}
+	return t;
+}
+
 static bool
 lex_sql(P *p, bool df)
 {
@@ -611,31 +651,14 @@ lex_sql(P *p, bool df)
 	p->i = 0;
 	for (;;)
 	{
-		int			ws = 0;
-		bool		odd = false;
-		Tok		   *t;
+		bool		at_end;
+		Tok		   *t = lex_start(p, &i, &at_end);
 		char		c;
 
-		while (i < p->len && is_space(s[i]))
-		{
-			if (s[i] != ' ')
-				odd = true;
-			ws++;
-			i++;
-		}
-		t = push_tok(p);
 		if (t == NULL)
 			return false;
-		t->ws = ws;
-		t->ws_odd = odd;
-		t->p = s + i;
-		t->n = 1;
-		if (i >= p->len)
-		{
-			t->kind = TK_EOF;
-			t->n = 0;
+		if (at_end)
 			return true;
-		}
 		c = s[i];
 		if (c == '(' || c == ')' || c == ',' || c == '.')
 		{
@@ -1974,31 +1997,14 @@ lex_ts(P *p)
 	p->i = 0;
 	for (;;)
 	{
-		int			ws = 0;
-		bool		odd = false;
-		Tok		   *t;
+		bool		at_end;
+		Tok		   *t = lex_start(p, &i, &at_end);
 		char		c;
 
-		while (i < p->len && is_space(s[i]))
-		{
-			if (s[i] != ' ')
-				odd = true;
-			ws++;
-			i++;
-		}
-		t = push_tok(p);
 		if (t == NULL)
 			return false;
-		t->ws = ws;
-		t->ws_odd = odd;
-		t->p = s + i;
-		t->n = 1;
-		if (i >= p->len)
-		{
-			t->kind = TK_EOF;
-			t->n = 0;
+		if (at_end)
 			return true;
-		}
 		c = s[i];
 		if (c == '(' || c == ')' || c == ',')
 		{

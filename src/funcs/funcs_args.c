@@ -67,3 +67,21 @@ dc_mode_arg(FunctionCallInfo fcinfo, int argno)
 		return conflict_mode_parse(NULL);
 	return conflict_mode_parse(text_to_cstring(PG_GETARG_TEXT_PP(argno)));
 }
+
+/*
+ * dc_version_arg: an optional version argument (see funcs_args.h).
+ */
+int64
+dc_version_arg(FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	int64		v;
+
+	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
+		return -1;
+	v = PG_GETARG_INT64(argno);
+	if (v < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("%s must not be negative", name));
+	return v;
+}

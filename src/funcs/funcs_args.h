@@ -32,4 +32,12 @@ extern char **dc_text_array_arg(FunctionCallInfo fcinfo, int argno,
  */
 extern ConflictMode dc_mode_arg(FunctionCallInfo fcinfo, int argno);
 
+/*
+ * The optional bigint version argument argno: -1 when absent or NULL; a
+ * negative value is an ERROR (ERRCODE_INVALID_PARAMETER_VALUE) "<name>
+ * must not be negative".
+ */
+extern int64 dc_version_arg(FunctionCallInfo fcinfo, int argno,
+							const char *name);
+
 #endif							/* DELTACC_FUNCS_ARGS_H */

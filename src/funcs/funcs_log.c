@@ -26,6 +26,7 @@
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
+#include "funcs/funcs_args.h"
 #include "log/log_reader.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
@@ -34,22 +35,6 @@ PG_FUNCTION_INFO_V1(deltacc_load_log);
 PG_FUNCTION_INFO_V1(deltacc_history);
 PG_FUNCTION_INFO_V1(deltacc_snapshot_files);
 PG_FUNCTION_INFO_V1(deltacc_table_info);
-
-/* Optional bigint version argument: -1 for NULL; negative values refused. */
-static int64
-version_arg(FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	int64		v;
-
-	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
-		return -1;
-	v = PG_GETARG_INT64(argno);
-	if (v < 0)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("%s must not be negative", name));
-	return v;
-}
 
 /*
  * deltacc.load_log(table_path text, from_version bigint, to_version bigint)
@@ -67,8 +52,8 @@ deltacc_load_log(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	path = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	from_version = version_arg(fcinfo, 1, "from_version");
-	to_version = version_arg(fcinfo, 2, "to_version");
+	from_version = dc_version_arg(fcinfo, 1, "from_version");
+	to_version = dc_version_arg(fcinfo, 2, "to_version");
 	log = DeltaLogOpen(path);
 	PG_RETURN_INT64(DeltaLoadLog(log, path, from_version, to_version));
 }
@@ -173,7 +158,7 @@ deltacc_snapshot_files(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_VOID();
-	version = version_arg(fcinfo, 1, "version");
+	version = dc_version_arg(fcinfo, 1, "version");
 	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	snap = DeltaSnapshotBuildLazy(log, version);
 
@@ -216,7 +201,7 @@ deltacc_table_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	snap = DeltaSnapshotBuildLazy(log, version_arg(fcinfo, 1, "version"));
+	snap = DeltaSnapshotBuildLazy(log, dc_version_arg(fcinfo, 1, "version"));
 	md = snap->metadata;
 	p = snap->protocol;
 

@@ -40,6 +40,7 @@
 #include "common/fileio.h"
 #include "common/json_util.h"
 #include "format/parquet.h"
+#include "funcs/funcs_args.h"
 #include "log/log_reader.h"
 #include "rows/data_reader.h"
 #include "rows/deletion_vector.h"
@@ -169,14 +170,7 @@ deltacc_read_rows(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_VOID();
-	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
-	{
-		version = PG_GETARG_INT64(1);
-		if (version < 0)
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("version must not be negative"));
-	}
+	version = dc_version_arg(fcinfo, 1, "version");
 
 	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	snap = DeltaSnapshotBuild(log, version);

@@ -32,6 +32,7 @@
 
 #include "common/json_util.h"
 #include "format/djson.h"
+#include "funcs/funcs_args.h"
 #include "log/log_reader.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
@@ -40,22 +41,6 @@
 PG_FUNCTION_INFO_V1(deltacc_skipping_predicate);
 PG_FUNCTION_INFO_V1(deltacc_file_may_match);
 PG_FUNCTION_INFO_V1(deltacc_files_for_scan);
-
-/* Optional version argument: -1 when NULL; a negative value is an ERROR. */
-static int64
-scan_version_arg(FunctionCallInfo fcinfo, int argno)
-{
-	int64		v;
-
-	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
-		return -1;
-	v = PG_GETARG_INT64(argno);
-	if (v < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("version must not be negative")));
-	return v;
-}
 
 /*
  * deltacc.skipping_predicate(table_path text, predicate text, version
@@ -78,7 +63,7 @@ deltacc_skipping_predicate(PG_FUNCTION_ARGS)
 	path = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	pred = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	log = DeltaLogOpen(path);
-	snap = DeltaSnapshotBuild(log, scan_version_arg(fcinfo, 2));
+	snap = DeltaSnapshotBuild(log, dc_version_arg(fcinfo, 2, "version"));
 	rs = delta_readset_compile(snap->metadata, 1, (const char *const *) &pred);
 	result = delta_read_keep_predicate(rs, 0);
 	PG_RETURN_TEXT_P(cstring_to_text(result));
@@ -251,7 +236,7 @@ deltacc_files_for_scan(PG_FUNCTION_ARGS)
 		preds[r] = enulls[r] ? NULL : TextDatumGetCString(elems[r]);
 
 	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	snap = DeltaSnapshotBuild(log, scan_version_arg(fcinfo, 2));
+	snap = DeltaSnapshotBuild(log, dc_version_arg(fcinfo, 2, "version"));
 	rs = delta_readset_compile(snap->metadata, npreds, (const char *const *) preds);
 
 	row_cxt = AllocSetContextCreate(CurrentMemoryContext,
