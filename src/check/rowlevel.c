@@ -356,6 +356,13 @@ rl_hint(const ConflictTable *table, const DeltaPartitionValues *pv)
  * file's, or which rows it removed is not certain.  Returns NULL, with
  * *why set to a phrase, when read_file is NULL or has no partition values,
  * or when the two disagree.
+ *
+ * Safe even when an earlier winner re-added that path in another
+ * partition, so that a later remove carrying no values names the newer
+ * copy: that earlier winner is checked first, and its re-add is not
+ * excluded as a merge-on-read re-add (rl_readd_pv_note), so its rows go
+ * through the value-exact tier; a wrong guess here can then only add a
+ * false conflict, never hide one.
  */
 static const DeltaPartitionValues *
 rl_removed_pv(const ConflictTable *table, const RlReads *rr,
@@ -838,12 +845,12 @@ rowlevel_delete_read_skips(const ConflictTable *table, const LoserTxn *loser,
 						   rr->no_data_read + 1);
 		return false;
 	}
-	/* partition values from the loser's own read file (same physical file) */
-	pv = read_file ? &read_file->pv : &remove->pv;
+	pv = &remove->pv;			/* unpartitioned: no partition leaf to fill */
 	if (table->n_partition_columns > 0)
 	{
 		char	   *why;
 
+		/* from the loser's own read file (the same physical file) */
 		pv = rl_removed_pv(table, rr, remove, read_file, &why);
 		if (pv == NULL)
 		{

@@ -365,11 +365,11 @@ col_sha256(uint64 row, int col, uint8 *out)
 {
 	bytea	   *b = DatumGetByteaPP(col_datum(row, col));
 
-	if (VARSIZE_ANY_EXHDR(b) != 32)
+	if (VARSIZE_ANY_EXHDR(b) != PG_SHA256_DIGEST_LENGTH)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("invalid content_sha256 in deltacc.ratified_commits"));
-	memcpy(out, VARDATA_ANY(b), 32);
+	memcpy(out, VARDATA_ANY(b), PG_SHA256_DIGEST_LENGTH);
 }
 
 /* bytea_datum: data[0..len) as a bytea Datum (CurrentMemoryContext). */
@@ -576,7 +576,7 @@ catalog_insert_ratified(const char *table_path, int64 version,
 		nulls[4] = 'n';
 		args[5] = bytea_datum(content, content_len);
 	}
-	args[6] = bytea_datum(sha256, 32);
+	args[6] = bytea_datum(sha256, PG_SHA256_DIGEST_LENGTH);
 	args[7] = TimestampTzGetDatum(ratified_at);
 	run(Q_INSERT, args, nulls, SPI_OK_INSERT);
 

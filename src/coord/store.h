@@ -28,6 +28,7 @@
 #ifndef DELTACC_STORE_H
 #define DELTACC_STORE_H
 
+#include "common/sha2.h"
 #include "datatype/timestamp.h"
 
 #include "log/log_reader.h"
@@ -56,7 +57,7 @@ typedef struct RatifiedRow
 	char	   *staged_path;	/* NULL for an inline commit */
 	char	   *content;		/* inline bytes, else NULL */
 	Size		content_len;
-	uint8		sha256[32];
+	uint8		sha256[PG_SHA256_DIGEST_LENGTH];
 	bool		has_ict;
 	TimestampTz in_commit_timestamp;
 	TimestampTz ratified_at;

@@ -20,6 +20,7 @@
 #ifndef DELTACC_LOG_READER_H
 #define DELTACC_LOG_READER_H
 
+#include "common/sha2.h"
 #include "storage/fd.h"
 
 #include "common/delta_actions.h"
@@ -81,7 +82,7 @@ typedef struct DeltaRatifiedCommit
 								 * NULL until read) */
 	Size		content_len;
 	const char *staged_path;	/* NULL for an inline commit */
-	uint8		sha256[32];
+	uint8		sha256[PG_SHA256_DIGEST_LENGTH];
 	const char *label;			/* an inline commit's name in error contexts,
 								 * 'ratified commit <v> of Delta table "<p>"' */
 } DeltaRatifiedCommit;

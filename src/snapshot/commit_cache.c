@@ -28,9 +28,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/sha2.h"
 #include "lib/ilist.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -720,11 +722,10 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		 * other bytes can be served for it; an identity of zeros, always
 		 * the same.
 		 */
-		char		hex[2 * 32 + 1];
-		int			k;
+		char		hex[PG_SHA256_DIGEST_STRING_LENGTH];
 
-		for (k = 0; k < 32; k++)
-			snprintf(hex + 2 * k, 3, "%02x", rc->sha256[k]);
+		hex[hex_encode((const char *) rc->sha256, PG_SHA256_DIGEST_LENGTH,
+					   hex)] = '\0';
 		path = psprintf("%s#ratified:" INT64_FORMAT ":%s", log->table_path,
 						version, hex);
 		memset(&before, 0, sizeof(before));

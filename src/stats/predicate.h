@@ -9,12 +9,16 @@
  * Usage (the conflict checker):
  *
  *	  rs = delta_readset_compile(read_snapshot_metadata, n, predicate_texts);
+ *	  nan = delta_commit_stats_include_nan(winner->commit_info,
+ *										   winner->adds_with_dv);
  *	  for each winner file f:
  *		  fs = delta_readset_decode_stats(rs, f);		  -- once per file
  *		  for each read i:
- *			  delta_read_stats_may_match(rs, i, fs, f->stats_include_nan,
- *										 &reason)
+ *			  delta_read_stats_may_match(rs, i, fs, nan, &reason)
  *			  delta_read_partition_matches(rs, i, &f->pv, &reason)
+ *
+ * (A snapshot's own files carry the same answer per file, in
+ * DeltaFileAction.stats_include_nan; a commit's file actions do not.)
  *
  * Semantics, in short:
  *	- A predicate text is ONE boolean expression (anything else is an
