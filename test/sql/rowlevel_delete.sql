@@ -186,6 +186,16 @@ FROM (VALUES (ARRAY['p = ''2'' AND id < 50']), (ARRAY['id < 50']),
 ORDER BY 1, 2;
 SELECT * FROM pg_temp.why(:'d' || '/part_pv', 4, ARRAY['p = ''2'' AND id < 50'], 5);
 SELECT * FROM pg_temp.why(:'d' || '/part_pv', 4, ARRAY['id < 50'], 5);
+-- twin: v6 removes A again with {} after v5 moved it to p=2.  A loser that
+-- read A in p=1 (at v4) is caught by v5 (the move), whatever the remove of
+-- v6 is guessed to hold; one that read at v5 knows A is in p=2, and only a
+-- removed row that matches conflicts
+SELECT rv, p AS reads, m AS mode, pg_temp.verdict(:'d' || '/part_pv', rv, p, 6, m)
+FROM (VALUES (4, ARRAY['p = ''1'' AND id < 50']), (4, ARRAY['p = ''2'' AND id < 50']),
+             (5, ARRAY['p = ''2'' AND id < 50']), (5, ARRAY['p = ''2'' AND id > 100']),
+             (5, ARRAY['p = ''1'' AND id < 50'])) AS x(rv, p),
+     unnest(ARRAY['partition', 'stats', 'row_level']) m
+ORDER BY 1, 2, 3;
 -- delete/delete stays path-keyed in every mode: the loser also removed C
 SELECT m AS mode, c.winning_version, c.conflict, c.path
 FROM unnest(ARRAY['partition', 'stats', 'row_level']) m,

@@ -119,3 +119,28 @@ SELECT pg_temp.derived(:'wc', 2, ARRAY['d > 7.5']) AS derived,
 SELECT winning_version, conflict, path
   FROM deltacc.conflicts(:'wc', 2, '{d > 7.5}', pg_temp.loser(), through_version => 3, mode => 'stats')
  ORDER BY path;
+
+-- ===== operations and writers: one file per commit (writer_nan_ops) =====
+\set wo :abs_srcdir '/data/skipping/writer_nan_ops'
+SELECT version, operation, engine_info FROM deltacc.history(:'wo') ORDER BY version;
+-- d > 7.5 skips the files of MERGE, UPDATE, OPTIMIZE, STREAMING UPDATE,
+-- CREATE OR REPLACE TABLE AS SELECT and the Databricks WRITE; it must keep
+-- CLONE, CONVERT, Manual Update (statistics not computed by the commit), a
+-- lower-case "merge" (not an operation name Delta writes) and the Photon
+-- WRITE (writer not known to include NaN)
+SELECT path FROM deltacc.files_for_scan(:'wo', ARRAY['d > 7.5'], 11) ORDER BY path;
+-- a min-based read: every file skips whatever its writer (NaN never lowers
+-- a minimum)
+SELECT path FROM deltacc.files_for_scan(:'wo', ARRAY['d < 0.5'], 11) ORDER BY path;
+-- each winner commit decides by the same rule: the checks of v1..v11
+SELECT winning_version AS v, path, decision
+  FROM deltacc.explain_conflicts(:'wo', 0, '{d > 7.5}', pg_temp.loser(),
+                                 through_version => 11, mode => 'stats')
+ WHERE "check" = 'added_files' ORDER BY 1, 2;
+-- must still conflict: the first kept winner is CLONE (v7)
+SELECT winning_version, conflict, path
+  FROM deltacc.conflicts(:'wo', 0, '{d > 7.5}', pg_temp.loser(), through_version => 11, mode => 'stats');
+-- and no conflict through the six that compute their statistics
+SELECT * FROM deltacc.conflicts(:'wo', 0, '{d > 7.5}', pg_temp.loser(), through_version => 6, mode => 'stats');
+-- the delete/read files derived at v11 are files_for_scan's
+SELECT pg_temp.derived(:'wo', 11, ARRAY['d > 7.5']) = pg_temp.scanned(:'wo', 11, ARRAY['d > 7.5']) AS same;

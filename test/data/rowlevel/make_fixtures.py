@@ -33,7 +33,8 @@ Tables (versions are the winners the tests race against):
                in p=1, B (0..98) in p=2; v1 removes C outright with {}, v2
                removes B with a wrong value (p=7), v3 adds D (200..298) to
                p=1, v4 removes D with {}, v5 moves A to p=2 (remove with {}
-               and a re-add of the same path with p=2)
+               and a re-add of the same path with p=2), v6 removes A again
+               with {} (its rows are now in p=2)
   types        (id, name string); v1 appends names 'a', NULL, 'B' (strings in
                byte order, NULLs, functions of a column)
 """
@@ -454,6 +455,8 @@ def make_part_pv():
              params={"predicate": '["((p = \'1\') AND (id >= 200))"]'})
     t.commit("UPDATE", [t.remove(a, pv={}), t.add(a, pv={"p": "2"})],
              params={"predicate": '["(p = \'1\')"]'})
+    t.commit("DELETE", [t.remove(a, pv={})],
+             params={"predicate": '["(p = \'2\')"]'})
     t.finish()
 
 

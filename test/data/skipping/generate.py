@@ -24,6 +24,14 @@ Tables:
                c.parquet (v2) with a v2 JSON checkpoint at version 1 and
                the JSON commits 0 and 1 gone, so a and b come from the
                checkpoint; version 3 removes every file
+  writer_nan_ops
+               one file per commit, each commit of another operation or
+               writer: the operations that compute the statistics of the
+               files they add (MERGE, UPDATE, OPTIMIZE, STREAMING UPDATE,
+               CREATE OR REPLACE TABLE AS SELECT; a Databricks WRITE) and
+               those that do not, or whose writer is not known to include
+               NaN (CLONE, CONVERT, Manual Update, a lower-case "merge", a
+               Photon WRITE); the last version removes every file
 """
 import json
 import os
@@ -221,7 +229,37 @@ def writer_nan_tables():
             f.write(json.dumps(act, separators=(",", ":")) + "\n")
 
 
+def writer_nan_ops_table():
+    schema = [field("id", "long"), field("d", "double")]
+    ts = 1700000000000
+    md = metadata(schema, [], {}, "00000000-0000-0000-0000-000000000032")
+    dbr = "Databricks-Runtime/15.4.x-scala2.12"
+    photon = "Databricks-Runtime/15.4.x-photon-scala2.12"
+    writers = [  # (file, operation, engineInfo)
+        ("merge.parquet", "MERGE", SPARK),
+        ("update.parquet", "UPDATE", SPARK),
+        ("optimize.parquet", "OPTIMIZE", SPARK),
+        ("streaming.parquet", "STREAMING UPDATE", SPARK),
+        ("rtas.parquet", "CREATE OR REPLACE TABLE AS SELECT", SPARK),
+        ("databricks.parquet", "WRITE", dbr),
+        ("clone.parquet", "CLONE", SPARK),
+        ("convert.parquet", "CONVERT", SPARK),
+        ("manual.parquet", "Manual Update", SPARK),
+        ("lower-merge.parquet", "merge", SPARK),
+        ("photon.parquet", "WRITE", photon),
+    ]
+    commits = [[commit_info("CREATE TABLE", True, ts), protocol(), md]]
+    for n, (path, op, engine) in enumerate(writers, start=1):
+        commits.append([commit_info(op, op == "WRITE", ts + n, engine),
+                        add(path, {}, d_stats(), ts + n)])
+    n = len(writers) + 1
+    commits.append([commit_info("DELETE", False, ts + n)] +
+                   [remove(w[0], ts + n) for w in writers])
+    write_log("writer_nan_ops", commits)
+
+
 if __name__ == "__main__":
     ids_tables()
     colmap_table()
     writer_nan_tables()
+    writer_nan_ops_table()
