@@ -15,16 +15,10 @@
 
 #include <zlib.h>
 
+#include "bytes.h"
 #include "djson_scan.h"
 #include "dvfile.h"
 #include "z85.h"
-
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) |
-		((uint32_t) p[2] << 8) | (uint32_t) p[3];
-}
 
 static bool
 is_alnum_ascii(char c)

@@ -33,6 +33,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "bytes.h"
 #include "parquet.h"
 #include "snappy.h"
 #include "thrift.h"
@@ -221,24 +222,6 @@ pq_alloc_array(const FmtAllocator *a, uint64_t count, size_t size, PqError *err)
 		return NULL;
 	}
 	return pq_alloc(a, (size_t) (count * size), err);
-}
-
-static uint32_t
-le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
-}
-
-static uint64_t
-le64(const uint8_t *p)
-{
-	return (uint64_t) le32(p) | ((uint64_t) le32(p + 4) << 32);
-}
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
 }
 
 static char *
@@ -1107,7 +1090,7 @@ pq_open(PqReadAtFn read_at, void *ctx, uint64_t file_size,
 		pq_fail(err, "not a parquet file (bad magic)");
 		return NULL;
 	}
-	flen = le32(tail);
+	flen = get_le32(tail);
 	if ((uint64_t) flen > file_size - 12)
 	{
 		pq_fail(err, "parquet footer length %u exceeds the file size %llu", flen,
@@ -1314,7 +1297,7 @@ lz4_hadoop(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
 
 		if (inlen - ip < 8)
 			return false;
-		raw = be32(in + ip);
+		raw = get_be32(in + ip);
 		ip += 4;
 		while (raw > 0)
 		{
@@ -1322,7 +1305,7 @@ lz4_hadoop(const uint8_t *in, size_t inlen, uint8_t *out, size_t outlen)
 
 			if (inlen - ip < 4)
 				return false;
-			comp = be32(in + ip);
+			comp = get_be32(in + ip);
 			ip += 4;
 			if (comp > inlen - ip || comp > INT32_MAX || outlen - op > INT32_MAX)
 				return false;
@@ -1622,7 +1605,7 @@ decode_levels(const uint8_t **pp, const uint8_t *end, int encoding, bool prefixe
 
 			if (end - p < 4)
 				return pq_fail(err, "parquet %s levels truncated", what);
-			l = le32(p);
+			l = get_le32(p);
 			p += 4;
 			if (l > (uint64_t) (end - p))
 				return pq_fail(err, "parquet %s level length %u past the end of the page", what, l);
@@ -1729,13 +1712,13 @@ copy_le(uint8_t *out, const uint8_t *p, uint64_t n, size_t w)
 	{
 		if (w == 4)
 		{
-			uint32_t	v = le32(p + 4 * i);
+			uint32_t	v = get_le32(p + 4 * i);
 
 			memcpy(out + 4 * i, &v, 4);
 		}
 		else
 		{
-			uint64_t	v = le64(p + 8 * i);
+			uint64_t	v = get_le64(p + 8 * i);
 
 			memcpy(out + 8 * i, &v, 8);
 		}
@@ -1799,7 +1782,7 @@ decode_plain(const PqSchemaNode *leaf, const uint8_t *p, const uint8_t *end,
 
 					if (end - p < 4)
 						return pq_fail(err, "parquet byte array values truncated");
-					l = le32(p);
+					l = get_le32(p);
 					p += 4;
 					if (l > (uint64_t) (end - p))
 						return pq_fail(err, "parquet byte array length %u past the end of the page", l);
@@ -2085,7 +2068,7 @@ decode_values(LeafData *ld, int enc, const uint8_t *p, const uint8_t *end, uint6
 					return pq_fail(err, "RLE value encoding is only valid for booleans");
 				if (end - p < 4)
 					return pq_fail(err, "parquet boolean RLE data truncated");
-				l = le32(p);
+				l = get_le32(p);
 				p += 4;
 				if (l > (uint64_t) (end - p))
 					return pq_fail(err, "parquet boolean RLE length past the end of the page");
@@ -2833,8 +2816,8 @@ decimal_from_int(Asm *s, int64_t v, int scale, PqValue *out)
 static bool
 int96_value(Asm *s, const uint8_t *b, PqValue *out)
 {
-	int64_t		nanos = (int64_t) le64(b);
-	int64_t		days = (int64_t) (int32_t) le32(b + 8) - 2440588;
+	int64_t		nanos = (int64_t) get_le64(b);
+	int64_t		days = (int64_t) (int32_t) get_le32(b + 8) - 2440588;
 
 	if (nanos < 0 || nanos >= INT64_C(86400000000000))
 		return pq_fail(s->err, "parquet INT96 timestamp has an invalid time of day");

@@ -18,6 +18,7 @@
  */
 #include <string.h>
 
+#include "bytes.h"
 #include "roaring.h"
 
 #define RB_ARRAY_MAX 4096		/* largest array container */
@@ -37,25 +38,6 @@ typedef struct RbReader
 	uint32_t	nc;				/* containers seen so far */
 	uint64_t	cardinality;
 } RbReader;
-
-static uint16_t
-get_le16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] | (p[1] << 8));
-}
-
-static uint32_t
-get_le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
-		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
-}
-
-static uint64_t
-get_le64(const uint8_t *p)
-{
-	return (uint64_t) get_le32(p) | ((uint64_t) get_le32(p + 4) << 32);
-}
 
 /* True when 'n' more bytes are available; otherwise records an error. */
 static bool
