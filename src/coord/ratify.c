@@ -12,11 +12,13 @@
  *	   inline actions, or the staged file read once;
  *	3. a txnId already ratified returns its version (a retried request);
  *	4. refuse a commit beyond deltacc.max_unpublished_versions;
- *	5. check the proposal against every version after read_version with the
+ *	5. the version is latest + 1: a staged commit for another version is
+ *	   refused (re-stage) before anything is checked;
+ *	6. check the proposal against every version after read_version with the
  *	   driver of deltacc.conflicts (src/check/driver.c) in the given mode;
- *	6. take version latest + 1: a staged commit must be that version; an
- *	   inline one is rebased as Delta rebases after a successful check;
- *	7. store it and advance the table's latest version.
+ *	7. an inline commit is rebased as Delta rebases after a successful
+ *	   check (a staged one only checked for what would need rebasing);
+ *	8. store it and advance the table's latest version.
  *
  * Rebasing (inline commits; a staged commit is only checked, because its
  * bytes are fixed):
@@ -877,13 +879,38 @@ catalog_commit(const CommitRequest *req)
 						  deltacc_max_unpublished_versions),
 				errhint("Publish them with deltacc.publish(), then retry."));
 
-	/* 5. the conflict check against every version after read_version */
+	/*
+	 * 5. the read version; a staged commit's version is authoritative: one
+	 * that is not latest + 1 is refused before the (costlier) conflict
+	 * check, and the answer is to stage it again, whether or not it would
+	 * conflict
+	 */
 	if (r.read_version < -1 || r.read_version > r.latest)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("read_version %lld is out of range", (long long) r.read_version),
 				errdetail("The table's latest ratified version is %lld.",
 						  (long long) r.latest));
+	if (r.staged && staged_version != r.version)
+	{
+		if (staged_version > r.version)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("staged commit \"%s\" is for version %lld, after the next version %lld",
+						   r.staged_path, (long long) staged_version,
+						   (long long) r.version));
+		ereport(ERROR,
+				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				errmsg("version %lld of Delta table \"%s\" is taken",
+					   (long long) staged_version, r.path),
+				errdetail("The staged commit \"%s\" is for version %lld; the next version is %lld.",
+						  r.staged_path, (long long) staged_version,
+						  (long long) r.version),
+				errhint("Stage the commit again as version %lld (\"_delta_log/_staged_commits/%020lld.<uuid>.json\") and retry.",
+						(long long) r.version, (long long) r.version));
+	}
+
+	/* 6. the conflict check against every version after read_version */
 	if (r.read_version == -1)
 	{
 		if (r.latest >= 0)
@@ -944,30 +971,12 @@ catalog_commit(const CommitRequest *req)
 	if (r.commit->protocol != NULL)
 		r.proto = r.commit->protocol;
 
-	/* 6. the version: a staged one is authoritative */
-	if (r.staged && staged_version != r.version)
-	{
-		if (staged_version > r.version)
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("staged commit \"%s\" is for version %lld, after the next version %lld",
-						   r.staged_path, (long long) staged_version,
-						   (long long) r.version));
-		ereport(ERROR,
-				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				errmsg("version %lld of Delta table \"%s\" is taken",
-					   (long long) staged_version, r.path),
-				errdetail("The staged commit \"%s\" is for version %lld; the next version is %lld.",
-						  r.staged_path, (long long) staged_version,
-						  (long long) r.version),
-				errhint("Stage the commit again as version %lld (\"_delta_log/_staged_commits/%020lld.<uuid>.json\") and retry.",
-						(long long) r.version, (long long) r.version));
-	}
+	/* 7. the rebase at version latest + 1 */
 	rebase_ict(&r);
 	rebase_row_tracking(&r);
 	check_app_txns(&r);
 
-	/* 7. store it */
+	/* 8. store it */
 	if (r.staged)
 	{
 		content = NULL;
