@@ -88,6 +88,8 @@ typedef struct Ratification
 	/* results */
 	bool		has_ict;
 	int64		ict_ms;
+	TimestampTz now;			/* the ratification time, and the in-commit
+								 * timestamp of a commit without one */
 } Ratification;
 
 /* ---------------------------------------------------------------------
@@ -275,9 +277,11 @@ hwm_in(const DeltaDomain *d, int n, int64 dflt, const char *whose)
 }
 
 /*
- * The in-commit timestamp of version v (ms): the catalog's record, else
- * the commit's commitInfo (inCommitTimestamp, else timestamp); false when
- * v < 0 or the commit records neither.
+ * The in-commit timestamp of version v (ms): from the commit's commitInfo
+ * (inCommitTimestamp, else timestamp) when the check read it, else the
+ * catalog's record (the same value: it is stored as the commit has it),
+ * else from the commit read now; false when v < 0 or the commit records
+ * neither.
  */
 static bool
 previous_ict(Ratification *r, int64 v, int64 *ms)
@@ -289,13 +293,15 @@ previous_ict(Ratification *r, int64 v, int64 *ms)
 
 	if (v < 0)
 		return false;
-	if (catalog_ict_of(r->path, v, &ts))
+	if (nw > 0 && w[nw - 1]->version == v)
+		c = w[nw - 1];
+	else if (catalog_ict_of(r->path, v, &ts))
 	{
 		*ms = timestamptz_ms(ts);
 		return true;
 	}
-	c = nw > 0 && w[nw - 1]->version == v ? w[nw - 1] :
-		DeltaLogReadCommit(r->log, v);
+	else
+		c = DeltaLogReadCommit(r->log, v);
 	if (c->commit_info == NULL)
 		return false;
 	if (c->commit_info->has_in_commit_timestamp)
@@ -374,7 +380,7 @@ rebase_ict(Ratification *r)
 		int			i;
 
 		t = ci->has_in_commit_timestamp ? ci->in_commit_timestamp :
-			timestamptz_ms(GetCurrentTimestamp());
+			timestamptz_ms(r->now);
 		if (has_prev && t <= prev)
 			t = prev + 1;		/* Delta's rebase: above the winner's */
 		for (i = 0; i < (int) r->tree.len; i++)
@@ -813,10 +819,10 @@ catalog_commit(const CommitRequest *req)
 	Size		content_len;
 	uint8		sha256[32];
 	TimestampTz ict_ts = 0;
-	TimestampTz now = GetCurrentTimestamp();
 
 	catalog_check_role(CATALOG_ROLE_COMMIT);
 	memset(&r, 0, sizeof(r));
+	r.now = GetCurrentTimestamp();
 	r.path = DeltaCanonicalTablePath(req->table_path);
 	r.read_version = req->read_version;
 	if ((req->actions == NULL) == (req->staged_path == NULL))
@@ -853,9 +859,10 @@ catalog_commit(const CommitRequest *req)
 	}
 	else
 	{
-		r.commit = loser_decode_actions(req->actions, &n_unknown);
+		/* parsed once: the tree is rebased, its decoding checked */
 		r.tree = dc_jsonb_parse(req->actions, "actions",
 								ERRCODE_INVALID_PARAMETER_VALUE);
+		r.commit = loser_decode_tree(&r.tree, &n_unknown);
 	}
 
 	/* 3. a txnId ratified before: that version again */
@@ -939,8 +946,7 @@ catalog_commit(const CommitRequest *req)
 		a.through_version = r.latest;
 		a.preds = req->preds;
 		a.npreds = req->npreds;
-		a.actions = r.staged ? NULL : req->actions;
-		a.loser_commit = r.staged ? r.commit : NULL;
+		a.loser_commit = r.commit;
 		a.loser_n_unknown = n_unknown;
 		a.isolation = req->isolation;
 		a.read_whole_table = req->read_whole_table;
@@ -1012,7 +1018,7 @@ catalog_commit(const CommitRequest *req)
 	catalog_insert_ratified(r.path, r.version, txn_id,
 							r.has_ict ? &ict_ts : NULL,
 							r.staged ? r.staged_path : NULL,
-							content, content_len, sha256, now,
+							content, content_len, sha256, r.now,
 							r.commit->metadata ? r.commit->metadata->id : NULL);
 	return r.version;
 }

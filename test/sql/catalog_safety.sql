@@ -8,25 +8,20 @@
 --   - a symbolic link or another non-regular file at _delta_log/<v>.json:
 --     never "published already";
 --   - a staged commit for a taken version: refused as such before the
---     conflict check.
+--     conflict check;
+--   - one clock read per commit: the in-commit timestamp the catalog gives
+--     is the ratification time.
 -- Fixtures: test/data/catalog_safety (make_catalog_safety.py) and
 -- test/data/catalog, copied to a scratch directory first.
 --
 \getenv builddir PG_ABS_BUILDDIR
 \set sdir :builddir '/results/catalog_safety_data'
 \setenv SAFETY_DIR :sdir
-\! rm -rf "$SAFETY_DIR" && mkdir -p "$SAFETY_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog_safety/ck" "$PG_ABS_SRCDIR/data/catalog_safety/rogue" "$SAFETY_DIR/" && for t in gone_all gone_first gone_late gone_rogue pub stg; do cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$SAFETY_DIR/$t"; done && for t in ck gone_all gone_first gone_late gone_rogue pub stg; do mkdir -p "$SAFETY_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$SAFETY_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
+\! rm -rf "$SAFETY_DIR" && mkdir -p "$SAFETY_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog_safety/ck" "$PG_ABS_SRCDIR/data/catalog_safety/rogue" "$SAFETY_DIR/" && for t in gone_all gone_first gone_late gone_rogue pub stg; do cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$SAFETY_DIR/$t"; done && cp -r "$PG_ABS_SRCDIR/data/catalog/cm" "$SAFETY_DIR/cm" && for t in ck gone_all gone_first gone_late gone_rogue pub stg cm; do mkdir -p "$SAFETY_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$SAFETY_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
 SELECT set_config('catalog_test.dir', :'sdir', false) IS NOT NULL AS ok;
 
 \getenv srcdir PG_ABS_SRCDIR
 \i :srcdir/sql/catalog_helpers.inc
-
--- run a shell command as the server's user (the program drains the one
--- row COPY sends it)
-CREATE FUNCTION pg_temp.sh(cmd text) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'cat >/dev/null; ' || cmd);
-END $$;
 
 -- the bytes the catalog ratified as version v of table t, written to path
 CREATE FUNCTION pg_temp.write_ratified(t text, v bigint, path text) RETURNS void
@@ -129,24 +124,19 @@ SELECT deltacc.commit(pg_temp.p('pub'), 1,
 SELECT pg_temp.write_ratified('pub', 2, pg_temp.p('pub_v2_copy.json'));
 SELECT pg_read_binary_file(pg_temp.p('pub_v2_copy.json')) = convert_to(content, 'UTF8') AS copy_is_ratified
   FROM deltacc.ratified_commits(pg_temp.p('pub'), 2, 2);
-SELECT pg_temp.sh(format('ln -s %s %s', pg_temp.p('pub_v2_copy.json'),
-                         pg_temp.p('pub/_delta_log/00000000000000000002.json')));
+\! ln -s "$SAFETY_DIR/pub_v2_copy.json" "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json"
 SELECT pg_temp.try(format('SELECT deltacc.publish(%L)', pg_temp.p('pub')));
 SELECT version, published FROM deltacc.ratified_commits(pg_temp.p('pub'));
 -- a dangling link, a link to other bytes, a directory
-SELECT pg_temp.sh(format('rm %s && ln -s %s %s', pg_temp.p('pub/_delta_log/00000000000000000002.json'),
-                         pg_temp.p('nowhere.json'), pg_temp.p('pub/_delta_log/00000000000000000002.json')));
+\! rm "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json" && ln -s "$SAFETY_DIR/nowhere.json" "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json"
 SELECT pg_temp.try(format('SELECT deltacc.publish(%L)', pg_temp.p('pub')));
-SELECT pg_temp.sh(format('rm %s && ln -s %s %s', pg_temp.p('pub/_delta_log/00000000000000000002.json'),
-                         pg_temp.p('pub/_delta_log/00000000000000000001.json'),
-                         pg_temp.p('pub/_delta_log/00000000000000000002.json')));
+\! rm "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json" && ln -s "$SAFETY_DIR/pub/_delta_log/00000000000000000001.json" "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json"
 SELECT pg_temp.try(format('SELECT deltacc.publish(%L)', pg_temp.p('pub')));
-SELECT pg_temp.sh(format('rm %s && mkdir %s', pg_temp.p('pub/_delta_log/00000000000000000002.json'),
-                         pg_temp.p('pub/_delta_log/00000000000000000002.json')));
+\! rm "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json" && mkdir "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json"
 SELECT pg_temp.try(format('SELECT deltacc.publish(%L)', pg_temp.p('pub')));
 SELECT version, published FROM deltacc.ratified_commits(pg_temp.p('pub'));
 -- the name free again: published, a regular file with the ratified bytes
-SELECT pg_temp.sh(format('rmdir %s', pg_temp.p('pub/_delta_log/00000000000000000002.json')));
+\! rmdir "$SAFETY_DIR/pub/_delta_log/00000000000000000002.json"
 SELECT deltacc.publish(pg_temp.p('pub')) AS published;
 SELECT pg_read_binary_file(pg_temp.p('pub/_delta_log/00000000000000000002.json')) = convert_to(content, 'UTF8') AS same_bytes,
        (pg_stat_file(pg_temp.p('pub/_delta_log/00000000000000000002.json'))).isdir AS isdir
@@ -177,6 +167,15 @@ SELECT pg_temp.write_lines(pg_temp.p('stg/_delta_log/_staged_commits/00000000000
         '{"remove":{"path":"a.parquet","dataChange":true}}']);
 SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 1, NULL, ARRAY['id < 100'], staged_path => '_delta_log/_staged_commits/00000000000000000003.6b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e.json')$q$, pg_temp.p('stg')));
 SELECT deltacc.latest_version(pg_temp.p('stg'));
+
+-- ---------------------------------------------------------------------------
+-- The catalog's in-commit timestamp is the ratification time
+-- ---------------------------------------------------------------------------
+SELECT deltacc.register_table(pg_temp.p('cm'));
+SELECT deltacc.commit(pg_temp.p('cm'), 0,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"cm-1","isBlindAppend":true}}]') AS version;
+SELECT version, in_commit_timestamp = date_trunc('milliseconds', ratified_at) AS ict_is_ratified_at
+  FROM deltacc.ratified_commits(pg_temp.p('cm'));
 
 -- the catalog's state at the end; the suite's tables are forgotten
 SELECT replace(table_path, current_setting('catalog_test.dir'), '<dir>') AS table_path,
