@@ -99,15 +99,25 @@ static DeltaCommit *
 decode_actions(Jsonb *actions, int *n_unknown)
 {
 	DjValue		root;
-	DeltaCommit *c;
 
 	root = dc_jsonb_parse(actions, "actions", ERRCODE_INVALID_PARAMETER_VALUE);
-	if (root.type != DJ_ARRAY)
+	return loser_decode_tree(&root, n_unknown);
+}
+
+/*
+ * loser_decode_tree: see loser.h.
+ */
+DeltaCommit *
+loser_decode_tree(const DjValue *root, int *n_unknown)
+{
+	DeltaCommit *c;
+
+	if (root->type != DJ_ARRAY)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("actions must be a JSON array of Delta action objects"),
-				errdetail("Got a JSON %s.", dj_type_name(root.type)));
-	c = DeltaDecodeActionArray(&root, -1);
+				errdetail("Got a JSON %s.", dj_type_name(root->type)));
+	c = DeltaDecodeActionArray(root, -1);
 	*n_unknown = loser_count_unknown(c);
 	return c;
 }

@@ -17,6 +17,7 @@
 #include "utils/jsonb.h"
 
 #include "check/checkdefs.h"
+#include "format/djson.h"
 
 /*
  * Decode a jsonb array of Delta action objects ([{"add":{...}}, ...], as in
@@ -33,6 +34,14 @@
  * current memory context instead.
  */
 extern const DeltaCommit *loser_decode_actions(Jsonb *actions, int *n_unknown);
+
+/*
+ * The decoding of loser_decode_actions from the djson tree of the actions
+ * (dc_jsonb_parse of the argument), for a caller that keeps the tree: the
+ * commit is palloc'd in CurrentMemoryContext and shares nothing with the
+ * tree (strings are copied), and nothing is remembered.
+ */
+extern DeltaCommit *loser_decode_tree(const DjValue *root, int *n_unknown);
 
 /*
  * The isolation level an isolation_level argument names; ERROR

@@ -85,11 +85,12 @@ open_regular_check(int fd, File file, const char *what,
 	if (fstat(fd, st) < 0)
 	{
 		save_errno = errno;
+		code = DeltaFileErrcode(save_errno);
 		if (file >= 0)
 			FileClose(file);
 		errno = save_errno;
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(code),
 				errmsg("could not stat %s \"%s\": %m", what, display_name));
 	}
 	if (!S_ISREG(st->st_mode))
@@ -131,24 +132,17 @@ DeltaOpenRegularVfd(const char *abs_path, const char *what,
 	return file;
 }
 
-/*
- * See fileio.h.  A missing or unreachable path is 58P01 unless the errno
- * says privilege (42501) or a path component is no directory (42809):
- * errcode_for_file_access() would make e.g. ENAMETOOLONG XX000.
- */
+/* See fileio.h. */
 void
 DeltaStatRegularFile(const char *abs_path, const char *what,
 					 const char *display_name, struct stat *st)
 {
 	if (stat(abs_path, st) != 0)
 	{
-		if (errno == ENOENT || errno == EACCES || errno == EPERM ||
-			errno == ENOTDIR)
-			ereport(ERROR,
-					errcode_for_file_access(),
-					errmsg("could not stat %s \"%s\": %m", what, display_name));
+		int			code = DeltaFileErrcode(errno);
+
 		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_FILE),
+				errcode(code),
 				errmsg("could not stat %s \"%s\": %m", what, display_name));
 	}
 	if (!S_ISREG(st->st_mode))

@@ -28,15 +28,19 @@ struct stat;
  * SQLSTATE for a failed open/stat of a table file from its errno: like
  * errcode_for_file_access() but never XX000 (ELOOP, ENXIO, ... are bad
  * input).  Take it before ereport: code = DeltaFileErrcode(errno), then
- * errcode(code); errno is left alone for %m.
+ * errcode(code); errno is left alone for %m.  It is the one mapping for
+ * stat'ing the files of a table and opening them for reading: every
+ * function below, and every caller that does either itself, uses it.
+ * (Reads of an open file, and creating, writing and fsyncing files, keep
+ * errcode_for_file_access().)
  */
 extern int	DeltaFileErrcode(int err);
 
 /*
  * Open a table file for reading (OpenTransientFile, O_NONBLOCK; close it
  * with CloseTransientFile, or it is closed at transaction end) and fstat it
- * into *st.  ERRORs naming "<what> \"<display_name>\"": open failure
- * (DeltaFileErrcode), fstat failure, not a regular file
+ * into *st.  ERRORs naming "<what> \"<display_name>\"": open or fstat
+ * failure (DeltaFileErrcode), not a regular file
  * (ERRCODE_WRONG_OBJECT_TYPE).
  */
 extern int	DeltaOpenRegularFile(const char *abs_path, const char *what,
@@ -54,10 +58,10 @@ extern File DeltaOpenRegularVfd(const char *abs_path, const char *what,
 								const char *display_name, struct stat *st);
 
 /*
- * stat abs_path into *st without opening it.  DeltaStatRegularFile ERRORs
- * naming "<what> \"<display_name>\"" when the stat fails (class 58 and
- * class 42 SQLSTATEs only: privilege, undefined file, wrong object type)
- * or the file is not regular (ERRCODE_WRONG_OBJECT_TYPE).
+ * stat abs_path (following symbolic links) into *st without opening it.
+ * DeltaStatRegularFile ERRORs naming "<what> \"<display_name>\"" when the
+ * stat fails (DeltaFileErrcode) or the file is not regular
+ * (ERRCODE_WRONG_OBJECT_TYPE).
  * DeltaIsRegularFile is the quiet form for optional files and directory
  * listings: false when the stat fails or the file is not regular.
  */

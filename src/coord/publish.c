@@ -11,8 +11,9 @@
  *	1. the bytes go to a temporary file in _delta_log (a name starting with
  *	   '.', which no Delta reader takes for a commit), fsync'ed;
  *	2. link() gives it the final name: it fails when <v>.json exists, so
- *	   nothing is ever replaced; an existing file counts as published only
- *	   when it holds exactly the ratified bytes (a publisher that crashed
+ *	   nothing is ever replaced; an existing name counts as published only
+ *	   when it is a regular file (not a symbolic link, whatever it points
+ *	   to) holding exactly the ratified bytes (a publisher that crashed
  *	   after the link, or another one racing this one), else ERROR
  *	   data_corrupted;
  *	3. the directory is fsync'ed, then the temporary name removed;
@@ -30,6 +31,7 @@
  */
 #include "postgres.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,6 +40,7 @@
 #include "storage/fd.h"
 #include "utils/timestamp.h"
 
+#include "common/fileio.h"
 #include "coord/publish.h"
 #include "coord/store.h"
 #include "log/log_reader.h"
@@ -56,43 +59,110 @@ publish_mode(const char *log_dir)
 	struct stat st;
 
 	if (stat(log_dir, &st) != 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(code),
 				errmsg("could not stat directory \"_delta_log\": %m"));
+	}
 	return (st.st_mode & (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)) | S_IRUSR | S_IWUSR;
 }
 
 /*
- * check_existing: ERROR unless the file 'path' (named 'display' in
- * messages) holds exactly bytes[0..len), the commit ratified as version v.
+ * not_published_error: the ERROR for a _delta_log/<v>.json that is not the
+ * commit ratified as version v ('what' says how: "with other bytes", ...),
+ * left as it is.
  */
-static void
-check_existing(const char *path, const char *display, int64 v,
-			   const char *bytes, Size len)
+static pg_attribute_noreturn() void
+not_published_error(const char *display, int64 v, const char *what)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATA_CORRUPTED),
+			errmsg("published Delta log file \"%s\" differs from the commit ratified as version %lld",
+				   display, (long long) v),
+			errdetail("A file of that name exists %s; it is left as it is.", what),
+			errhint("Some writer bypassed the catalog: the table needs repair."));
+}
+
+/*
+ * published_already: whether _delta_log/<v>.json (the file 'path', named
+ * 'display' in messages) exists and holds exactly bytes[0..len), the
+ * commit ratified as version v: false when no such name exists, true when
+ * it holds those bytes, and ERROR data_corrupted for anything else there
+ * (other bytes, a symbolic link, a directory or any other non-regular
+ * file: whatever it points to, it is not a published file), and an
+ * ERROR (DeltaFileErrcode) when it cannot be examined.
+ *
+ * lstat, then an open with O_NOFOLLOW (a link put in its place meanwhile
+ * fails with ELOOP) and O_NONBLOCK (a FIFO must not block), and fstat of
+ * what was opened.  (DeltaStatRegularFile and DeltaReadWholeFile follow
+ * symbolic links, as reading a table's own files may: not here.)
+ */
+static bool
+published_already(const char *path, const char *display, int64 v,
+				  const char *bytes, Size len)
 {
 	struct stat st;
+	int			fd;
 	char	   *have;
-	Size		have_len = 0;
+	Size		have_len;
 	bool		same;
 
-	if (stat(path, &st) != 0)
+	if (lstat(path, &st) != 0)
+	{
+		int			code;
+
+		if (errno == ENOENT)
+			return false;
+		code = DeltaFileErrcode(errno);
 		ereport(ERROR,
-				errcode_for_file_access(),
+				errcode(code),
 				errmsg("could not stat Delta log file \"%s\": %m", display));
-	same = S_ISREG(st.st_mode) && (uint64) st.st_size == (uint64) len;
+	}
+	if (S_ISLNK(st.st_mode))
+		not_published_error(display, v, "as a symbolic link");
+	if (!S_ISREG(st.st_mode))
+		not_published_error(display, v, "but is not a regular file");
+	fd = OpenTransientFile(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | PG_BINARY);
+	if (fd < 0)
+	{
+		int			code;
+
+		if (errno == ELOOP)
+			not_published_error(display, v, "as a symbolic link");
+		code = DeltaFileErrcode(errno);
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not open Delta log file \"%s\": %m", display));
+	}
+	if (fstat(fd, &st) != 0)
+	{
+		int			code = DeltaFileErrcode(errno);
+
+		ereport(ERROR,
+				errcode(code),
+				errmsg("could not stat Delta log file \"%s\": %m", display));
+	}
+	if (!S_ISREG(st.st_mode))
+		not_published_error(display, v, "but is not a regular file");
+	same = (uint64) st.st_size == (uint64) len;
 	if (same)
 	{
-		have = DeltaReadWholeFile(path, display, len + 1, &have_len);
+		/* one byte more than expected tells a file that grew */
+		have = palloc(len + 1);
+		have_len = DeltaReadAtMost(fd, have, len + 1, 0, "Delta log file",
+								   display);
 		same = have_len == len && memcmp(have, bytes, len) == 0;
 		pfree(have);
 	}
-	if (!same)
+	if (CloseTransientFile(fd) != 0)
 		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("published Delta log file \"%s\" differs from the commit ratified as version %lld",
-					   display, (long long) v),
-				errdetail("A file of that name exists with other bytes; it is left as it is."),
-				errhint("Some writer bypassed the catalog: the table needs repair."));
+				errcode_for_file_access(),
+				errmsg("could not close Delta log file \"%s\": %m", display));
+	if (!same)
+		not_published_error(display, v, "with other bytes");
+	return true;
 }
 
 /* write_all: bytes[0..len) to fd, ERROR naming 'display' on failure. */
@@ -134,18 +204,10 @@ publish_one(const char *log_dir, int64 v, const char *bytes, Size len)
 	char	   *display = psprintf("_delta_log/%s", name);
 	char	   *tmp;
 	char	   *tmp_display;
-	struct stat st;
 	volatile int fd;
 
-	if (lstat(final, &st) == 0)
-	{
-		check_existing(final, display, v, bytes, len);
+	if (published_already(final, display, v, bytes, len))
 		return;
-	}
-	if (errno != ENOENT)
-		ereport(ERROR,
-				errcode_for_file_access(),
-				errmsg("could not stat Delta log file \"%s\": %m", display));
 
 	tmp = psprintf("%s/.%s.%d.tmp", log_dir, name, MyProcPid);
 	tmp_display = psprintf("_delta_log/.%s.%d.tmp", name, MyProcPid);
@@ -183,7 +245,13 @@ publish_one(const char *log_dir, int64 v, const char *bytes, Size len)
 						errcode_for_file_access(),
 						errmsg("could not link file \"%s\" to \"%s\": %m",
 							   tmp_display, display));
-			check_existing(final, display, v, bytes, len);
+			/* a publisher racing this one: its file, or an ERROR */
+			if (!published_already(final, display, v, bytes, len))
+				ereport(ERROR,
+						errcode(ERRCODE_OBJECT_IN_USE),
+						errmsg("Delta log file \"%s\" came and went while it was published",
+							   display),
+						errhint("Publish again."));
 		}
 		/*
 		 * (Not fsync_fname: for PostgreSQL's own files a failed fsync is a

@@ -12,11 +12,13 @@
  *	   inline actions, or the staged file read once;
  *	3. a txnId already ratified returns its version (a retried request);
  *	4. refuse a commit beyond deltacc.max_unpublished_versions;
- *	5. check the proposal against every version after read_version with the
+ *	5. the version is latest + 1: a staged commit for another version is
+ *	   refused (re-stage) before anything is checked;
+ *	6. check the proposal against every version after read_version with the
  *	   driver of deltacc.conflicts (src/check/driver.c) in the given mode;
- *	6. take version latest + 1: a staged commit must be that version; an
- *	   inline one is rebased as Delta rebases after a successful check;
- *	7. store it and advance the table's latest version.
+ *	7. an inline commit is rebased as Delta rebases after a successful
+ *	   check (a staged one only checked for what would need rebasing);
+ *	8. store it and advance the table's latest version.
  *
  * Rebasing (inline commits; a staged commit is only checked, because its
  * bytes are fixed):
@@ -86,6 +88,8 @@ typedef struct Ratification
 	/* results */
 	bool		has_ict;
 	int64		ict_ms;
+	TimestampTz now;			/* the ratification time, and the in-commit
+								 * timestamp of a commit without one */
 } Ratification;
 
 /* ---------------------------------------------------------------------
@@ -273,9 +277,11 @@ hwm_in(const DeltaDomain *d, int n, int64 dflt, const char *whose)
 }
 
 /*
- * The in-commit timestamp of version v (ms): the catalog's record, else
- * the commit's commitInfo (inCommitTimestamp, else timestamp); false when
- * v < 0 or the commit records neither.
+ * The in-commit timestamp of version v (ms): from the commit's commitInfo
+ * (inCommitTimestamp, else timestamp) when the check read it, else the
+ * catalog's record (the same value: it is stored as the commit has it),
+ * else from the commit read now; false when v < 0 or the commit records
+ * neither.
  */
 static bool
 previous_ict(Ratification *r, int64 v, int64 *ms)
@@ -287,13 +293,15 @@ previous_ict(Ratification *r, int64 v, int64 *ms)
 
 	if (v < 0)
 		return false;
-	if (catalog_ict_of(r->path, v, &ts))
+	if (nw > 0 && w[nw - 1]->version == v)
+		c = w[nw - 1];
+	else if (catalog_ict_of(r->path, v, &ts))
 	{
 		*ms = timestamptz_ms(ts);
 		return true;
 	}
-	c = nw > 0 && w[nw - 1]->version == v ? w[nw - 1] :
-		DeltaLogReadCommit(r->log, v);
+	else
+		c = DeltaLogReadCommit(r->log, v);
 	if (c->commit_info == NULL)
 		return false;
 	if (c->commit_info->has_in_commit_timestamp)
@@ -372,7 +380,7 @@ rebase_ict(Ratification *r)
 		int			i;
 
 		t = ci->has_in_commit_timestamp ? ci->in_commit_timestamp :
-			timestamptz_ms(GetCurrentTimestamp());
+			timestamptz_ms(r->now);
 		if (has_prev && t <= prev)
 			t = prev + 1;		/* Delta's rebase: above the winner's */
 		for (i = 0; i < (int) r->tree.len; i++)
@@ -811,10 +819,10 @@ catalog_commit(const CommitRequest *req)
 	Size		content_len;
 	uint8		sha256[32];
 	TimestampTz ict_ts = 0;
-	TimestampTz now = GetCurrentTimestamp();
 
 	catalog_check_role(CATALOG_ROLE_COMMIT);
 	memset(&r, 0, sizeof(r));
+	r.now = GetCurrentTimestamp();
 	r.path = DeltaCanonicalTablePath(req->table_path);
 	r.read_version = req->read_version;
 	if ((req->actions == NULL) == (req->staged_path == NULL))
@@ -851,9 +859,10 @@ catalog_commit(const CommitRequest *req)
 	}
 	else
 	{
-		r.commit = loser_decode_actions(req->actions, &n_unknown);
+		/* parsed once: the tree is rebased, its decoding checked */
 		r.tree = dc_jsonb_parse(req->actions, "actions",
 								ERRCODE_INVALID_PARAMETER_VALUE);
+		r.commit = loser_decode_tree(&r.tree, &n_unknown);
 	}
 
 	/* 3. a txnId ratified before: that version again */
@@ -877,13 +886,38 @@ catalog_commit(const CommitRequest *req)
 						  deltacc_max_unpublished_versions),
 				errhint("Publish them with deltacc.publish(), then retry."));
 
-	/* 5. the conflict check against every version after read_version */
+	/*
+	 * 5. the read version; a staged commit's version is authoritative: one
+	 * that is not latest + 1 is refused before the (costlier) conflict
+	 * check, and the answer is to stage it again, whether or not it would
+	 * conflict
+	 */
 	if (r.read_version < -1 || r.read_version > r.latest)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("read_version %lld is out of range", (long long) r.read_version),
 				errdetail("The table's latest ratified version is %lld.",
 						  (long long) r.latest));
+	if (r.staged && staged_version != r.version)
+	{
+		if (staged_version > r.version)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("staged commit \"%s\" is for version %lld, after the next version %lld",
+						   r.staged_path, (long long) staged_version,
+						   (long long) r.version));
+		ereport(ERROR,
+				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				errmsg("version %lld of Delta table \"%s\" is taken",
+					   (long long) staged_version, r.path),
+				errdetail("The staged commit \"%s\" is for version %lld; the next version is %lld.",
+						  r.staged_path, (long long) staged_version,
+						  (long long) r.version),
+				errhint("Stage the commit again as version %lld (\"_delta_log/_staged_commits/%020lld.<uuid>.json\") and retry.",
+						(long long) r.version, (long long) r.version));
+	}
+
+	/* 6. the conflict check against every version after read_version */
 	if (r.read_version == -1)
 	{
 		if (r.latest >= 0)
@@ -912,8 +946,7 @@ catalog_commit(const CommitRequest *req)
 		a.through_version = r.latest;
 		a.preds = req->preds;
 		a.npreds = req->npreds;
-		a.actions = r.staged ? NULL : req->actions;
-		a.loser_commit = r.staged ? r.commit : NULL;
+		a.loser_commit = r.commit;
 		a.loser_n_unknown = n_unknown;
 		a.isolation = req->isolation;
 		a.read_whole_table = req->read_whole_table;
@@ -944,30 +977,12 @@ catalog_commit(const CommitRequest *req)
 	if (r.commit->protocol != NULL)
 		r.proto = r.commit->protocol;
 
-	/* 6. the version: a staged one is authoritative */
-	if (r.staged && staged_version != r.version)
-	{
-		if (staged_version > r.version)
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("staged commit \"%s\" is for version %lld, after the next version %lld",
-						   r.staged_path, (long long) staged_version,
-						   (long long) r.version));
-		ereport(ERROR,
-				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				errmsg("version %lld of Delta table \"%s\" is taken",
-					   (long long) staged_version, r.path),
-				errdetail("The staged commit \"%s\" is for version %lld; the next version is %lld.",
-						  r.staged_path, (long long) staged_version,
-						  (long long) r.version),
-				errhint("Stage the commit again as version %lld (\"_delta_log/_staged_commits/%020lld.<uuid>.json\") and retry.",
-						(long long) r.version, (long long) r.version));
-	}
+	/* 7. the rebase at version latest + 1 */
 	rebase_ict(&r);
 	rebase_row_tracking(&r);
 	check_app_txns(&r);
 
-	/* 7. store it */
+	/* 8. store it */
 	if (r.staged)
 	{
 		content = NULL;
@@ -1003,7 +1018,7 @@ catalog_commit(const CommitRequest *req)
 	catalog_insert_ratified(r.path, r.version, txn_id,
 							r.has_ict ? &ict_ts : NULL,
 							r.staged ? r.staged_path : NULL,
-							content, content_len, sha256, now,
+							content, content_len, sha256, r.now,
 							r.commit->metadata ? r.commit->metadata->id : NULL);
 	return r.version;
 }

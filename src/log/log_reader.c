@@ -472,16 +472,22 @@ DeltaCanonicalTablePath(const char *table_path)
 
 /*
  * The versions of a registered table (DeltaLogOpen, after the listing of
- * the published commits up to cat->published_version): the catalog's
- * commits follow the published ones without a gap, and the last of them is
- * the latest version.  A published version the log no longer holds while a
- * later one is there, or a catalog state that is not contiguous, is
- * ERRCODE_DATA_CORRUPTED.
+ * the published commits and checkpoints up to cat->published_version): the
+ * catalog's commits follow the published ones without a gap, and the last
+ * of them is the latest version.  Every published version must be readable:
+ * from its _delta_log/<v>.json, or from a checkpoint at or above it (the
+ * commits before a checkpoint may have been cleaned up; a checkpoint that
+ * turns out unreadable is an ERROR when it is read).  The catalog's copies
+ * are only those of the unpublished versions, so a published version
+ * neither a file nor a checkpoint gives, or a catalog state that is not
+ * contiguous, is ERRCODE_DATA_CORRUPTED naming the version.
  */
 static void
 catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 {
 	int			i;
+	int64		covered = -1;	/* the newest version a checkpoint holds */
+	int64		missing = -1;
 
 	if (cat->n_commits != cat->latest_version - cat->published_version)
 		ereport(ERROR,
@@ -505,13 +511,30 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 			rc->label = psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
 								 rc->version, log->table_path);
 	}
-	if (log->last_version >= 0 && log->last_version < cat->published_version)
+
+	/*
+	 * The published versions the JSON commits must hold: those above the
+	 * newest checkpoint (all listed ones are at or below the published
+	 * version).  The listing has no gap (log_open checked), so its ends
+	 * say what is missing.
+	 */
+	for (i = 0; i < log->n_checkpoints; i++)
+		covered = Max(covered, log->checkpoints[i].version);
+	if (cat->published_version > covered)
+	{
+		if (log->last_version < 0 || log->first_version > covered + 1)
+			missing = covered + 1;
+		else if (log->last_version < cat->published_version)
+			missing = log->last_version + 1;
+	}
+	if (missing >= 0)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("Delta log is missing version " INT64_FORMAT,
-					   log->last_version + 1),
+				errmsg("Delta log is missing version " INT64_FORMAT, missing),
 				errdetail("The catalog records versions up to " INT64_FORMAT
-						  " as published.", cat->published_version));
+						  " as published, and neither a commit file nor a checkpoint holds version "
+						  INT64_FORMAT ".",
+						  cat->published_version, missing));
 	if (cat->n_commits > 0)
 	{
 		if (log->first_version < 0)
@@ -597,10 +620,17 @@ log_open(const char *table_path, bool registering)
 
 		CHECK_FOR_INTERRUPTS();
 		kind = classify_log_name(de->d_name, &v, &ck);
-		/* a registered table: the catalog's versions, nothing above them */
-		if (cat != NULL && kind == 1 && v > cat->published_version)
-			continue;
-		if (cat != NULL && kind == 2 && v > cat->latest_version)
+		/*
+		 * A registered table: the versions above the published one are the
+		 * catalog's, and so is the state at them.  The protocol allows a
+		 * checkpoint only for a version already published in _delta_log,
+		 * and the catalog vouches for the published bytes up to its
+		 * published version alone: a checkpoint above it (at a ratified
+		 * version or beyond the latest) may have been written from files
+		 * the catalog never ratified, or ratified with other bytes, so it
+		 * is not trusted, and the catalog's copies are read instead.
+		 */
+		if (cat != NULL && kind != 0 && v > cat->published_version)
 			continue;
 		if (kind == 1)
 		{
@@ -663,9 +693,10 @@ log_open(const char *table_path, bool registering)
 		log->latest_version = log->checkpoints[log->n_checkpoints - 1].version;
 
 	read_last_checkpoint(log);
+	/* a hint at a checkpoint that is not trusted (above) is no hint */
 	if (cat != NULL && log->last_checkpoint.valid &&
-		log->last_checkpoint.version > cat->latest_version)
-		log->last_checkpoint.valid = false;	/* above the catalog's word */
+		log->last_checkpoint.version > cat->published_version)
+		log->last_checkpoint.valid = false;
 	if (registering)
 	{
 		cat = palloc0(sizeof(DeltaCatalogState));

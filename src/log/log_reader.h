@@ -64,8 +64,9 @@ typedef struct DeltaLastCheckpoint
  * deltacc.register_table) is read through it: the catalog's latest
  * ratified version is the table's latest version, its ratified commits
  * that are not recorded as published are read from the catalog's copy
- * (whether or not a <v>.json exists), and published files above the latest
- * ratified version are ignored (Delta PROTOCOL, "Catalog-managed tables").
+ * (whether or not a <v>.json exists), published files above the latest
+ * ratified version are ignored, and checkpoints are trusted only at
+ * published versions (Delta PROTOCOL, "Catalog-managed tables").
  * The log layer knows no catalog: a higher layer installs
  * delta_catalog_lookup at _PG_init, and DeltaLogOpen asks it about every
  * table it opens.
@@ -156,8 +157,10 @@ extern void DeltaCheckReadPrivilege(void);
  * (ERRCODE_DATA_CORRUPTED naming the missing version), no log files at all
  * on a table the catalog does not know (ERRCODE_UNDEFINED_FILE "is not a
  * Delta table").  For a registered table the versions above the catalog's
- * published version are the catalog's (files and checkpoints above its
- * latest ratified version are left out of the listing).
+ * published version are the catalog's (commit files and checkpoints above
+ * the published version are left out of the listing, and _last_checkpoint
+ * above it is not valid), and a published version that neither a commit
+ * file nor a checkpoint at or above it holds is ERRCODE_DATA_CORRUPTED.
  */
 extern DeltaLog *DeltaLogOpen(const char *table_path);
 

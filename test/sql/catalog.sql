@@ -4,9 +4,8 @@
 -- ratified_commits, publish), each rule with the case that must still be
 -- refused.  The tables of test/data/catalog (make_catalog.py), and
 -- test/data/rowlevel/update for its data files, are copied to a scratch
--- directory first, since publishing writes into _delta_log.
--- try(sql) runs a statement and gives 'ok' or its SQLSTATE, message,
--- detail and hint, with the scratch directory written <dir>.
+-- directory first, since publishing writes into _delta_log.  The helpers
+-- p(t), try(sql) and write_lines are in catalog_helpers.inc.
 --
 \getenv builddir PG_ABS_BUILDDIR
 \set cdir :builddir '/results/catalog_data'
@@ -14,35 +13,8 @@
 \! rm -rf "$CATALOG_DIR" && mkdir -p "$CATALOG_DIR" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$PG_ABS_SRCDIR/data/catalog/cm" "$PG_ABS_SRCDIR/data/catalog/rt" "$PG_ABS_SRCDIR/data/catalog/part" "$CATALOG_DIR/" && cp -r "$PG_ABS_SRCDIR/data/rowlevel/update" "$CATALOG_DIR/rows" && cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$CATALOG_DIR/cache" && mkdir -p "$CATALOG_DIR/empty/_delta_log" && for t in plain cm rt part empty; do mkdir -p "$CATALOG_DIR/$t/_delta_log/_staged_commits"; done && chmod -R a+rwX "$CATALOG_DIR" && chmod a+rx "$PG_ABS_BUILDDIR/results"
 SELECT set_config('catalog_test.dir', :'cdir', false) IS NOT NULL AS ok;
 
-CREATE FUNCTION pg_temp.p(t text) RETURNS text LANGUAGE sql AS
-$$ SELECT current_setting('catalog_test.dir') || '/' || t $$;
-
-CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	st text;
-	msg text;
-	det text;
-	hnt text;
-BEGIN
-	EXECUTE q;
-	RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
-		det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-	RETURN replace(st || ': ' || msg ||
-				   coalesce(E'\nDETAIL: ' || nullif(det, ''), '') ||
-				   coalesce(E'\nHINT: ' || nullif(hnt, ''), ''),
-				   current_setting('catalog_test.dir'), '<dir>');
-END $$;
-
--- write a file of lines (a staged commit, a rogue published file) as the
--- server does: CSV with a quote and a delimiter the lines never hold
-CREATE FUNCTION pg_temp.write_lines(path text, lines text[]) RETURNS void
-LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE format('COPY (SELECT unnest(%L::text[])) TO %L WITH (FORMAT csv, DELIMITER E''\x02'', QUOTE E''\x01'')',
-				   lines, path);
-END $$;
+\getenv srcdir PG_ABS_SRCDIR
+\i :srcdir/sql/catalog_helpers.inc
 
 -- the catalog's tables are extension configuration tables (pg_dump dumps
 -- their rows), and nobody but the owner has privileges on them
