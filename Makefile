@@ -31,7 +31,7 @@ LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
 STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
 	src/stats/spark_predicate.o
 ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
-SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
+SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o src/snapshot/snapshot_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o
@@ -52,6 +52,7 @@ SQL_PARTS = \
 	sql/parts/10_log.sql \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
+	sql/parts/25_snapshot_cache.sql \
 	sql/parts/30_dv.sql \
 	sql/parts/40_rows.sql \
 	sql/parts/50_catalog.sql \
@@ -63,7 +64,8 @@ SQL_PARTS = \
 # as the commit coordinator's sql/parts/50_catalog.sql) is appended here as
 # well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
 # gives (test/sql/extension_upgrade.sql compares the two).
-UPGRADE_1_1_PARTS = sql/parts/50_catalog.sql sql/parts/60_replay.sql
+UPGRADE_1_1_PARTS = sql/parts/25_snapshot_cache.sql sql/parts/50_catalog.sql \
+	sql/parts/60_replay.sql
 
 # Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
 # the 1.0 script as released, never regenerated.
@@ -75,7 +77,7 @@ REGRESS_FOUNDATION = extension extension_upgrade log_reader actions bad_input pr
 REGRESS_FOUNDATION += replay_fastpath
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
-REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan
+REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan snapshot_cache
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_CATALOG = catalog catalog_safety
 REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property

@@ -203,8 +203,8 @@ run hot-floor hot floor
 	echo
 	echo "Command: \`bash bench/catalog.sh\` (BENCH_SECONDS=$SECONDS_PER per configuration)."
 	echo "Machine: $(nproc) CPU ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(free -g | awk '/Mem:/ { print $2 }') GB,"
-	echo "PostgreSQL $(q 'SHOW server_version'), deltacc as installed by scripts/setup.sh"
-	echo "(built with -DUSE_ASSERT_CHECKING), throwaway cluster with default settings."
+	echo "PostgreSQL $(q 'SHOW server_version'), deltacc as installed for the run"
+	echo "(${BENCH_BUILD_NOTE:-by scripts/setup.sh, built with -DUSE_ASSERT_CHECKING}), throwaway cluster with default settings."
 	echo "Date: $(date -u +%Y-%m-%d)."
 	echo
 	echo "8 pgbench clients, $SECONDS_PER s per configuration.  Each transaction is one"

@@ -32,6 +32,7 @@
 #include "log/log_reader.h"
 #include "snapshot/commit_cache.h"
 #include "snapshot/snapshot.h"
+#include "snapshot/snapshot_cache.h"
 #include "stats/predicate.h"
 #include "stats/schema.h"
 
@@ -458,12 +459,21 @@ read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
 				   const DeltaMetadata **md, const DeltaProtocol **proto)
 {
 	int64		v;
+	SnapshotCacheRef *cached;
 
 	*md = NULL;
 	*proto = NULL;
 	if (log->first_version < 0 || read_version < log->first_version ||
 		read_version > log->last_version)
 		return false;
+	/* a cached snapshot of the version knows them (checked readable) */
+	cached = snapshot_cache_find(scope, log, read_version, false);
+	if (cached != NULL)
+	{
+		*md = cached->snap->metadata;
+		*proto = cached->snap->protocol;
+		return true;
+	}
 	for (v = read_version; v >= log->first_version; v--)
 	{
 		DeltaCommit *c;
@@ -544,6 +554,116 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 }
 
 /*
+ * derive_read_files: the loser's read files when none are given,
+ * files_for_scan(read_predicates) on the read snapshot: every live file
+ * that some read's partition and statistics tests keep.  The statistics
+ * are those of the snapshot's files as decoded once per cached snapshot
+ * (delta_commit_stats_ensure_pre on its commit-shaped view: the decoder
+ * and Datums of the winners' fast path), each file judged for its own
+ * writer (stats_include_nan), and the answers remembered per read's
+ * decision key with the snapshot, so a check repeated with the same reads
+ * decodes nothing.  rb's columns are bound (bind_stats_columns).
+ */
+static void
+derive_read_files(ReadBinding *rb, LoserTxn *loser, const ConflictTable *table,
+				  CommitCacheScope *scope, SnapshotCacheRef *sref, int npreds)
+{
+	char	  **paths = palloc_extended(sizeof(char *) * Max(table->n_files, 1),
+										MCXT_ALLOC_HUGE);
+	const DeltaFileAction **acts =
+		palloc_extended(sizeof(DeltaFileAction *) * Max(table->n_files, 1),
+						MCXT_ALLOC_HUGE);
+	uint8	  **memo[2];
+	DeltaCommitStats *cs;
+	DeltaFileStats *fs = &rb->fast_stats;
+	int			n = 0;
+	int			i;
+	int			var;
+
+	if (npreds == 0 || table->n_files == 0)
+	{
+		loser_set_read_files(loser, table, 0, paths, acts);
+		return;
+	}
+	cs = delta_commit_stats_ensure_pre(*sref->stats, sref->files, rb->ncols,
+									   rb->col_field, rb->col_key,
+									   rb->colvals, sref->cxt, NULL, NULL,
+									   NULL);
+	*sref->stats = cs;
+	if (delta_commit_stats_remembered(cs) > RB_MAX_REMEMBERED &&
+		(sref->ref == NULL || commit_cache_ref_sole(sref->ref)))
+		delta_commit_stats_forget(cs);
+	for (var = 0; var < 2; var++)
+	{
+		int			r;
+
+		memo[var] = palloc0(sizeof(uint8 *) * npreds);
+		for (r = 0; r < npreds; r++)
+			memo[var][r] = rb->memo_key[var][r] == NULL ? NULL :
+				delta_commit_stats_memo(cs, rb->memo_key[var][r],
+										rb->memo_keylen[var][r], sref->cxt);
+	}
+	snapshot_cache_ref_grown(scope, sref);
+	for (i = 0; i < table->n_files; i++)
+	{
+		const DeltaFileAction *f = &table->files[i];
+		int			r;
+
+		CHECK_FOR_INTERRUPTS();
+		/* the writer of the commit that added it, as files_for_scan */
+		var = f->stats_include_nan ? 1 : 0;
+		for (r = 0; r < npreds; r++)
+		{
+			uint8	   *m = memo[var][r];
+			bool		keep;
+
+			if (!delta_read_partition_matches(rb->rs, r, &f->pv, NULL))
+				continue;
+#ifndef USE_ASSERT_CHECKING
+			if (m != NULL && m[i] != 0)
+				keep = m[i] == 2;
+			else
+#endif
+			{
+				const DeltaStatsHeader *h = &cs->hdr[i];
+				int			k;
+
+				fs->has_stats = h->has_stats;
+				fs->error = NULL;
+				fs->has_num_records = h->has_num_records;
+				fs->num_records = h->num_records;
+				fs->tight_bounds = h->tight_bounds;
+				for (k = 0; k < rb->ncols; k++)
+					fs->leaves[rb->col_leaf[k]] = rb->colvals[k][i];
+				keep = delta_read_stats_may_match(rb->rs, r, fs, var == 1,
+												  NULL);
+#ifdef USE_ASSERT_CHECKING
+				{
+					/* the statistics text decoded again gives the same */
+					DeltaFileStats *full = delta_readset_decode_stats(rb->rs, f);
+
+					Assert(keep == delta_read_stats_may_match(rb->rs, r, full,
+															  var == 1, NULL));
+					Assert(m == NULL || m[i] == 0 || m[i] == (keep ? 2 : 1));
+				}
+#endif
+				if (m != NULL)
+					m[i] = keep ? 2 : 1;
+			}
+			if (keep)
+			{
+				paths[n] = f->path;
+				acts[n] = f;
+				n++;
+				break;
+			}
+		}
+	}
+	rb->fast_file = NULL;
+	loser_set_read_files(loser, table, n, paths, acts);
+}
+
+/*
  * conflict_check_run: see driver.h.
  */
 ConflictResult *
@@ -558,6 +678,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	ConflictMode mode = args->mode;
 	int			nread_files = args->nread_files;
 	DeltaSnapshot *snap;
+	SnapshotCacheRef *sref;
 	const DeltaSchema *schema;
 	ConflictTable table;
 	LoserTxn	loser;
@@ -600,6 +721,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	 */
 	scope = commit_cache_scope_begin();
 	snap = NULL;
+	sref = NULL;
 	memset(&rb, 0, sizeof(rb));
 	if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
 		read_version_state(log, read_version, scope, &rv_md, &rv_proto))
@@ -609,14 +731,17 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 		if (delta_readset_schema(rb.rs)->npartition > 0)
 		{
 			/* partitioned: the hints need the files */
-			snap = DeltaSnapshotBuild(log, read_version);
+			sref = snapshot_cache_get(scope, log, read_version);
+			snap = sref->snap;
 			rv_md = snap->metadata;
 			rv_proto = snap->protocol;
 		}
 	}
 	else
 	{
-		snap = DeltaSnapshotBuild(log, read_version);
+		/* (kept across calls by snapshot_cache.c) */
+		sref = snapshot_cache_get(scope, log, read_version);
+		snap = sref->snap;
 		rv_md = snap->metadata;
 		rv_proto = snap->protocol;
 		rb.rs = readset_cache_instance(rv_md, npreds,
@@ -639,15 +764,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 			schema->partition[i]->physical_name : schema->partition_names[i];
 	}
 	table.n_files = snap ? (int) snap->n_files : 0;
-	{
-		DeltaFileAction *flat = palloc_extended(sizeof(DeltaFileAction) *
-												Max(table.n_files, 1),
-												MCXT_ALLOC_HUGE);
-
-		for (i = 0; i < table.n_files; i++)
-			flat[i] = *snap->files[i];
-		table.files = flat;
-	}
+	table.files = sref != NULL ? sref->live : NULL;
 
 	/* the reads */
 	rb.reads_n = npreds;
@@ -661,6 +778,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	reads.partition_match = rb_partition_match;
 	reads.read_text = rb_read_text;
 	reads.compiled = rb.rs;
+	bind_stats_columns(&rb, schema);
 
 	/* the loser */
 	memset(&loser, 0, sizeof(loser));
@@ -688,37 +806,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 							 NULL);
 	}
 	else
-	{
-		/* files_for_scan(read_predicates) on the read snapshot */
-		char	  **paths = palloc_extended(sizeof(char *) * Max(table.n_files, 1),
-											MCXT_ALLOC_HUGE);
-		const DeltaFileAction **acts =
-			palloc_extended(sizeof(DeltaFileAction *) * Max(table.n_files, 1),
-							MCXT_ALLOC_HUGE);
-		int			n = 0;
-
-		for (i = 0; i < table.n_files && npreds > 0; i++)
-		{
-			const DeltaFileAction *f = &table.files[i];
-			int			r;
-
-			CHECK_FOR_INTERRUPTS();
-			/* the writer of the commit that added it, as files_for_scan */
-			rb.nan_ok = f->stats_include_nan;
-			for (r = 0; r < npreds; r++)
-			{
-				if (delta_read_partition_matches(rb.rs, r, &f->pv, NULL) &&
-					rb_stats_match(&rb, r, f, NULL) == READ_MATCH_MAYBE)
-				{
-					paths[n] = f->path;
-					acts[n] = f;
-					n++;
-					break;
-				}
-			}
-		}
-		loser_set_read_files(&loser, &table, n, paths, acts);
-	}
+		derive_read_files(&rb, &loser, &table, scope, sref, npreds);
 	loser_derive(&loser, &table, npreds, args->isolation, n_unknown);
 
 	/* every winner, in order */
@@ -726,7 +814,6 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	result->conflicts_only = conflicts_only;
 	cur_md = rv_md;
 	cur_proto = rv_proto;
-	bind_stats_columns(&rb, schema);
 	/* the read columns' statistics scanned while winners are read */
 	ps = mode == CONFLICT_MODE_PARTITION ? NULL :
 		delta_stats_prescan_create(rb.ncols, rb.col_field);
@@ -835,7 +922,14 @@ conflict_state_at(DeltaLog *log, int64 version, const DeltaMetadata **md,
 				  const DeltaProtocol **proto)
 {
 	CommitCacheScope *scope = commit_cache_scope_begin();
+	SnapshotCacheRef *cached = snapshot_cache_find(scope, log, version, true);
 
+	if (cached != NULL)
+	{
+		*md = cached->snap->metadata;
+		*proto = cached->snap->protocol;
+		return;
+	}
 	if (!read_version_state(log, version, scope, md, proto))
 	{
 		DeltaSnapshot *snap = DeltaSnapshotBuildLazy(log, version);

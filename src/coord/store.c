@@ -21,6 +21,7 @@
 #include <limits.h>
 
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
@@ -32,11 +33,15 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "storage/bufmgr.h"
+#include "utils/hsearch.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 
 #include "coord/store.h"
 #include "log/log_reader.h"
+#include "snapshot/commit_cache.h"
 
 int			deltacc_max_unpublished_versions = 10;
 
@@ -83,13 +88,13 @@ typedef struct QueryDef
 static const QueryDef queries[Q_COUNT] = {
 	[Q_LOOKUP] = {
 		"SELECT m.latest_version, m.published_version, r.version, "
-		"r.staged_path, r.content, r.content_sha256 "
+		"r.staged_path, r.content, r.content_sha256, m.registered_at, r.xmin "
 		"FROM deltacc.managed_tables m "
 		"LEFT JOIN deltacc.ratified_commits r "
 		"ON r.table_path OPERATOR(pg_catalog.=) m.table_path "
-		"AND r.version OPERATOR(pg_catalog.>) m.published_version "
+		"AND r.version OPERATOR(pg_catalog.>) GREATEST(m.published_version, $2) "
 		"WHERE m.table_path OPERATOR(pg_catalog.=) $1 ORDER BY r.version",
-	1, {TEXTOID}},
+	2, {TEXTOID, INT8OID}},
 	[Q_TABLE] = {
 		"SELECT table_id, latest_version, published_version "
 		"FROM deltacc.managed_tables "
@@ -207,12 +212,13 @@ catalog_check_role(CatalogRole role)
 }
 
 /*
- * catalog_owner: the owner of deltacc.managed_tables, or InvalidOid when
- * the catalog tables are not there (the extension not installed in this
- * database, or installed at a version without them).
+ * catalog_owner_rels: the owner of deltacc.managed_tables, or InvalidOid
+ * when the catalog tables are not there (the extension not installed in
+ * this database, or installed at a version without them); *managed and
+ * *ratified get the two tables' OIDs (InvalidOid when missing).
  */
 static Oid
-catalog_owner(void)
+catalog_owner_rels(Oid *managed, Oid *ratified)
 {
 	Oid			nsp = get_namespace_oid("deltacc", true);
 	Oid			rel;
@@ -222,8 +228,9 @@ catalog_owner(void)
 	if (!OidIsValid(nsp))
 		return InvalidOid;
 	rel = get_relname_relid("managed_tables", nsp);
-	if (!OidIsValid(rel) ||
-		!OidIsValid(get_relname_relid("ratified_commits", nsp)))
+	*managed = rel;
+	*ratified = get_relname_relid("ratified_commits", nsp);
+	if (!OidIsValid(rel) || !OidIsValid(*ratified))
 		return InvalidOid;
 	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(rel));
 	if (!HeapTupleIsValid(tup))
@@ -233,12 +240,24 @@ catalog_owner(void)
 	return owner;
 }
 
+/* catalog_owner: catalog_owner_rels without the relations. */
+static Oid
+catalog_owner(void)
+{
+	Oid			managed;
+	Oid			ratified;
+
+	return catalog_owner_rels(&managed, &ratified);
+}
+
 /*
  * session_begin: connect to SPI and become the catalog tables' owner.
  * Returns false when the catalog is not installed; with 'must' that is an
  * ERROR instead.  (An ERROR later on leaves the user id to transaction
  * or subtransaction abort, which restores it.)
  */
+static void session_enter(CatalogSession *s, Oid owner);
+
 static bool
 session_begin(CatalogSession *s, bool must)
 {
@@ -253,13 +272,20 @@ session_begin(CatalogSession *s, bool must)
 					errhint("Update the extension with ALTER EXTENSION deltacc UPDATE."));
 		return false;
 	}
+	session_enter(s, owner);
+	return true;
+}
+
+/* session_enter: connect to SPI as owner (see session_begin). */
+static void
+session_enter(CatalogSession *s, Oid owner)
+{
 	s->outer = CurrentMemoryContext;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	GetUserIdAndSecContext(&s->save_userid, &s->save_sec_context);
 	SetUserIdAndSecContext(owner,
 						   s->save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
-	return true;
 }
 
 /* session_end: back to the caller's user id, and out of SPI. */
@@ -383,46 +409,398 @@ bytea_datum(const void *data, Size len)
 	return PointerGetDatum(b);
 }
 
+/* ---------------------------------------------------------------------
+ * The lookup's cache of ratified commits
+ *
+ * A ratified commit is one row per (table, version), inserted once by the
+ * transaction that ratified it and never changed afterwards (publishing
+ * only sets published_at; nothing deletes it).  A row that the lookup sees
+ * and that the current transaction did not insert is therefore committed,
+ * and is the table's commit of that version for every snapshot that sees
+ * the version at all: a ratification taken back by a rollback was never
+ * visible to another transaction, and the current transaction's own rows
+ * (which a rollback, or a subtransaction's, may still take back) are never
+ * kept.  So the committed rows are kept per table, by version, and only
+ * the versions after the last one kept are read (a range query).  What is
+ * kept belongs to one registration of the table (the ratified_commits
+ * table's OID and the table row's registered_at): a table registered
+ * again, or the extension created again, starts afresh.  The rows handed
+ * to a DeltaLog point into the cache; the cache pins them until the
+ * caller's memory context goes.  At most deltacc.commit_cache_size bytes
+ * of content are kept, across tables.
+ * ---------------------------------------------------------------------
+ */
+typedef struct CatTable
+{
+	char	   *key;			/* canonical table path */
+	Oid			relid;			/* deltacc.ratified_commits */
+	TimestampTz registered_at;
+	MemoryContext cxt;			/* the rows' content and labels */
+	int64		first;			/* version of rows[0] */
+	int			n;
+	int			cap;
+	DeltaRatifiedCommit *rows;	/* versions first .. first + n - 1 */
+	Size		bytes;
+	int			pins;			/* DeltaLogs using rows */
+	bool		dead;			/* out of the hash, freed once unpinned */
+} CatTable;
+
+typedef struct CatItem
+{
+	char		key[MAXPGPATH];
+	CatTable   *t;
+} CatItem;
+
+typedef struct CatPin
+{
+	MemoryContextCallback cb;
+	CatTable   *t;
+} CatPin;
+
+static HTAB *cat_hash = NULL;
+static MemoryContext cat_cxt = NULL;
+static List *cat_graveyard = NIL;
+static Size cat_bytes = 0;
+
+/* Free a table's rows now (unpinned). */
+static void
+cat_free(CatTable *t)
+{
+	Assert(t->pins == 0);
+	cat_bytes -= t->bytes;
+	MemoryContextDelete(t->cxt);
+	pfree(t->key);
+	pfree(t);
+}
+
+/* Take t out of the hash: freed now, or when the last pin goes. */
+static void
+cat_drop(CatTable *t)
+{
+	char		key[MAXPGPATH];
+
+	strlcpy(key, t->key, MAXPGPATH);
+	(void) hash_search(cat_hash, key, HASH_REMOVE, NULL);
+	t->dead = true;
+	if (t->pins == 0)
+		cat_free(t);
+	else
+	{
+		MemoryContext old = MemoryContextSwitchTo(cat_cxt);
+
+		cat_graveyard = lappend(cat_graveyard, t);
+		MemoryContextSwitchTo(old);
+	}
+}
+
+/* Free dropped tables nobody pins any more. */
+static void
+cat_reap(void)
+{
+	ListCell   *lc;
+	List	   *keep = NIL;
+	MemoryContext old;
+
+	if (cat_graveyard == NIL)
+		return;
+	old = MemoryContextSwitchTo(cat_cxt);
+	foreach(lc, cat_graveyard)
+	{
+		CatTable   *t = lfirst(lc);
+
+		if (t->pins == 0)
+			cat_free(t);
+		else
+			keep = lappend(keep, t);
+	}
+	list_free(cat_graveyard);
+	cat_graveyard = keep;
+	MemoryContextSwitchTo(old);
+}
+
+/* Reset callback of a caller's context: unpin (no freeing here). */
+static void
+cat_unpin(void *arg)
+{
+	CatPin	   *p = (CatPin *) arg;
+
+	p->t->pins--;
+}
+
+/* The kept rows of table_path (created when missing), or NULL. */
+static CatTable *
+cat_table(const char *table_path, bool create)
+{
+	char		key[MAXPGPATH];
+	CatItem    *item;
+	CatTable   *t;
+	bool		found;
+
+	if (strlen(table_path) + 1 > MAXPGPATH || deltacc_commit_cache_size == 0)
+		return NULL;
+	if (cat_hash == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!create)
+			return NULL;
+		cat_cxt = AllocSetContextCreate(CacheMemoryContext,
+										"deltacc catalog rows",
+										ALLOCSET_SMALL_SIZES);
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = MAXPGPATH;
+		ctl.entrysize = sizeof(CatItem);
+		ctl.hcxt = cat_cxt;
+		cat_hash = hash_create("deltacc catalog rows", 16, &ctl,
+							   HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	strlcpy(key, table_path, MAXPGPATH);
+	item = hash_search(cat_hash, key, HASH_FIND, NULL);
+	if (item != NULL || !create)
+		return item ? item->t : NULL;
+	t = MemoryContextAllocZero(cat_cxt, sizeof(CatTable));
+	t->key = MemoryContextStrdup(cat_cxt, key);
+	t->relid = InvalidOid;
+	t->cxt = AllocSetContextCreate(cat_cxt, "deltacc catalog table rows",
+								   ALLOCSET_DEFAULT_SIZES);
+	item = hash_search(cat_hash, key, HASH_ENTER, &found);
+	Assert(!found);
+	item->t = t;
+	return t;
+}
+
+/*
+ * Forget t's rows of versions up to 'through' (published: read from the
+ * log from now on); only while nobody pins them.
+ */
+static void
+cat_trim(CatTable *t, int64 through)
+{
+	int			k;
+	int			i;
+
+	if (t->pins > 0 || t->n == 0 || through < t->first)
+		return;
+	k = (int) Min(through - t->first + 1, (int64) t->n);
+	for (i = 0; i < k; i++)
+	{
+		DeltaRatifiedCommit *rc = &t->rows[i];
+		Size		b = rc->content_len +
+			(rc->staged_path ? strlen(rc->staged_path) + 1 : 0);
+
+		if (rc->content != NULL)
+			pfree(unconstify(char *, rc->content));
+		if (rc->staged_path != NULL)
+			pfree(unconstify(char *, rc->staged_path));
+		t->bytes -= b;
+		cat_bytes -= b;
+	}
+	memmove(t->rows, t->rows + k, sizeof(DeltaRatifiedCommit) * (t->n - k));
+	t->n -= k;
+	t->first += k;
+	if (t->n == 0)
+		t->first = through + 1;
+}
+
+/*
+ * Keep row rc (version t->first + t->n, committed) when it fits under the
+ * bound; returns whether it was kept.  Its staged path and inline content
+ * are copied into t's context.
+ */
+static bool
+cat_append(CatTable *t, const DeltaRatifiedCommit *rc)
+{
+	Size		b = rc->content_len +
+		(rc->staged_path ? strlen(rc->staged_path) + 1 : 0);
+	Size		limit = (Size) deltacc_commit_cache_size * 1024;
+	DeltaRatifiedCommit *kept;
+
+	if (cat_bytes + b + sizeof(DeltaRatifiedCommit) > limit)
+		return false;
+	if (t->n == t->cap)
+	{
+		int			cap = t->cap == 0 ? 64 : t->cap * 2;
+
+		t->rows = t->rows == NULL ?
+			MemoryContextAllocHuge(t->cxt, sizeof(DeltaRatifiedCommit) * cap) :
+			repalloc_huge(t->rows, sizeof(DeltaRatifiedCommit) * cap);
+		t->cap = cap;
+	}
+	kept = &t->rows[t->n];
+	*kept = *rc;
+	kept->label = NULL;
+	kept->staged_path = rc->staged_path ?
+		MemoryContextStrdup(t->cxt, rc->staged_path) : NULL;
+	if (rc->staged_path == NULL && rc->content != NULL)
+	{
+		char	   *c = MemoryContextAllocHuge(t->cxt, rc->content_len + 1);
+
+		memcpy(c, rc->content, rc->content_len);
+		c[rc->content_len] = '\0';
+		kept->content = c;
+	}
+	else
+		kept->content = NULL;	/* a staged file: read by the log */
+	t->n++;
+	t->bytes += b;
+	cat_bytes += b;
+	return true;
+}
+
+/*
+ * catalog_empty: whether deltacc.managed_tables has no row at all, for
+ * any snapshot: a relation of no blocks holds no tuple, and a row any
+ * snapshot may still see keeps its block (an insert extends the relation
+ * before it commits; vacuum truncates only what no snapshot can see).
+ */
+static bool
+catalog_empty(Oid managed)
+{
+	Relation	rel = table_open(managed, AccessShareLock);
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+
+	table_close(rel, AccessShareLock);
+	return nblocks == 0;
+}
+
 /*
  * catalog_lookup: the log layer's delta_catalog_lookup (see log_reader.h):
- * the table's row and its unpublished ratified commits, from one query.
+ * the table's row and its unpublished ratified commits, the committed
+ * ones kept from earlier lookups (see above) and the rest from one range
+ * query.
  */
 static DeltaCatalogState *
 catalog_lookup(const char *table_path)
 {
 	CatalogSession s;
 	DeltaCatalogState *cat;
-	Datum		args[1];
+	Datum		args[2];
+	Oid			managed;
+	Oid			ratified;
+	Oid			owner;
+	CatTable   *t;
+	int64		through;
+	int64		latest;
+	int64		published;
+	TimestampTz registered_at;
 	uint64		i;
 	uint64		n;
+	int64		from_kept;
+	int64		k;
+	int			pos;
+	bool		appending;
 
-	if (!session_begin(&s, false))
+	owner = catalog_owner_rels(&managed, &ratified);
+	if (!OidIsValid(owner) || catalog_empty(managed))
 		return NULL;
+	cat_reap();
+	session_enter(&s, owner);
 	args[0] = CStringGetTextDatum(table_path);
+	t = cat_table(table_path, true);
+	/* what is kept reaches 'through' */
+	through = t != NULL && t->n > 0 && t->relid == ratified ?
+		t->first + t->n - 1 : -1;
+	args[1] = Int64GetDatum(through);
 	run(Q_LOOKUP, args, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 	{
 		session_end(&s);
 		return NULL;
 	}
+	latest = DatumGetInt64(col_datum(0, 1));
+	published = DatumGetInt64(col_datum(0, 2));
+	registered_at = DatumGetTimestampTz(col_datum(0, 7));
+	if (t != NULL && (t->relid != ratified || t->registered_at != registered_at ||
+					  (through >= 0 && t->first > published + 1 &&
+					   through > published)))
+	{
+		/*
+		 * Another registration, or kept rows that do not reach back to the
+		 * oldest unpublished version (a snapshot older than what was
+		 * trimmed): read them all, and keep them afresh when this is a
+		 * new registration.
+		 */
+		bool		fresh = t->relid != ratified || t->registered_at != registered_at;
+
+		if (fresh)
+		{
+			cat_drop(t);
+			t = cat_table(table_path, true);
+			t->relid = ratified;
+			t->registered_at = registered_at;
+		}
+		else
+			t = NULL;			/* not used for this lookup */
+		if (through >= 0)
+		{
+			through = -1;
+			args[1] = Int64GetDatum(through);
+			run(Q_LOOKUP, args, NULL, SPI_OK_SELECT);
+			if (SPI_processed == 0)
+			{
+				session_end(&s);
+				return NULL;
+			}
+			latest = DatumGetInt64(col_datum(0, 1));
+			published = DatumGetInt64(col_datum(0, 2));
+		}
+	}
+	else if (t != NULL && t->relid == InvalidOid)
+	{
+		t->relid = ratified;
+		t->registered_at = registered_at;
+	}
+	if (t != NULL)
+		cat_trim(t, published);
+	if (t != NULL && t->n == 0)
+		t->first = published + 1;
+
 	cat = MemoryContextAllocZero(s.outer, sizeof(DeltaCatalogState));
-	cat->latest_version = DatumGetInt64(col_datum(0, 1));
-	cat->published_version = DatumGetInt64(col_datum(0, 2));
+	cat->latest_version = latest;
+	cat->published_version = published;
 	n = col_null(0, 3) ? 0 : SPI_processed;
+	/* the kept rows serve published + 1 .. min(through, latest) */
+	from_kept = t != NULL && t->n > 0 && through >= 0 ?
+		Min(through, latest) - Max(published + 1, t->first) + 1 : 0;
+	if (from_kept < 0)
+		from_kept = 0;
+	cat->n_commits = (int) (from_kept + n);
 	cat->commits = MemoryContextAllocZero(s.outer,
 										  sizeof(DeltaRatifiedCommit) *
-										  Max(n, 1));
+										  Max(cat->n_commits, 1));
+	pos = 0;
+	if (from_kept > 0)
+	{
+		CatPin	   *pin = MemoryContextAllocZero(s.outer, sizeof(CatPin));
+
+		for (k = 0; k < from_kept; k++)
+			cat->commits[pos++] = t->rows[published + 1 - t->first + k];
+		pin->t = t;
+		pin->cb.func = cat_unpin;
+		pin->cb.arg = pin;
+		t->pins++;
+		MemoryContextRegisterResetCallback(s.outer, &pin->cb);
+	}
+	/* (appending moves no kept content: a pinned table may grow) */
+	appending = t != NULL;
 	for (i = 0; i < n; i++)
 	{
-		DeltaRatifiedCommit *rc = &cat->commits[i];
+		DeltaRatifiedCommit *rc = &cat->commits[pos++];
+		TransactionId xmin;
 
 		CHECK_FOR_INTERRUPTS();
 		rc->version = DatumGetInt64(col_datum(i, 3));
 		rc->staged_path = col_text(i, 4, s.outer);
 		rc->content = col_bytea(i, 5, s.outer, &rc->content_len);
 		col_sha256(i, 6, rc->sha256);
+		xmin = DatumGetTransactionId(col_datum(i, 8));
+		/* committed rows only, in order (see above) */
+		if (appending && t->first + t->n == rc->version &&
+			!TransactionIdIsCurrentTransactionId(xmin))
+			appending = cat_append(t, rc);
+		else
+			appending = false;
 	}
-	cat->n_commits = (int) n;
 	session_end(&s);
 	return cat;
 }

@@ -33,11 +33,13 @@
 #include "funcs/funcs_args.h"
 #include "log/log_reader.h"
 #include "snapshot/commit_cache.h"
+#include "snapshot/snapshot_cache.h"
 
 PG_FUNCTION_INFO_V1(deltacc_conflicts);
 PG_FUNCTION_INFO_V1(deltacc_explain_conflicts);
 PG_FUNCTION_INFO_V1(deltacc_assert_no_conflict);
 PG_FUNCTION_INFO_V1(deltacc_commit_cache_stats);
+PG_FUNCTION_INFO_V1(deltacc_snapshot_cache_stats);
 
 /*
  * run_check: the arguments (positions fixed by the SQL declarations:
@@ -208,5 +210,33 @@ deltacc_commit_cache_stats(PG_FUNCTION_ARGS)
 	values[3] = Int64GetDatum(st.misses);
 	values[4] = Int64GetDatum(st.evictions);
 	values[5] = Int64GetDatum(st.stale);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * deltacc.snapshot_cache_stats(): one row of this session's counters of
+ * the read-version snapshot cache (src/snapshot/snapshot_cache.c).
+ * Requires pg_read_server_files, like deltacc.commit_cache_stats.
+ */
+Datum
+deltacc_snapshot_cache_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	SnapshotCacheStats st;
+	Datum		values[5];
+	bool		nulls[5];
+
+	DeltaCheckReadPrivilege();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("function returning record called in context that cannot accept type record"));
+	snapshot_cache_get_stats(&st);
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = Int64GetDatum(st.hits);
+	values[1] = Int64GetDatum(st.advanced);
+	values[2] = Int64GetDatum(st.misses);
+	values[3] = Int64GetDatum(st.stale);
+	values[4] = Int64GetDatum(st.uncached);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

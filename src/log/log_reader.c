@@ -507,9 +507,7 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 					errcode(ERRCODE_DATA_CORRUPTED),
 					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
 						   log->table_path, cat->published_version + 1 + i));
-		if (rc->staged_path == NULL)
-			rc->label = psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
-								 rc->version, log->table_path);
+		rc->label = NULL;		/* made when first needed */
 	}
 
 	/*
@@ -1163,6 +1161,10 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 	rc = unconstify(DeltaRatifiedCommit *, DeltaLogRatified(log, version));
 	Assert(rc != NULL);
 	*is_file = rc->staged_path != NULL;
+	if (rc->staged_path == NULL && rc->label == NULL)
+		rc->label = MemoryContextStrdup(GetMemoryChunkContext(log),
+										psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
+												 rc->version, log->table_path));
 	*label = rc->staged_path ? rc->staged_path : rc->label;
 	if (rc->content == NULL)
 	{

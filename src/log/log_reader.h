@@ -85,7 +85,8 @@ typedef struct DeltaRatifiedCommit
 	const char *staged_path;	/* NULL for an inline commit */
 	uint8		sha256[PG_SHA256_DIGEST_LENGTH];
 	const char *label;			/* an inline commit's name in error contexts,
-								 * 'ratified commit <v> of Delta table "<p>"' */
+								 * 'ratified commit <v> of Delta table "<p>"'
+								 * (made by DeltaLogRatifiedBytes) */
 } DeltaRatifiedCommit;
 
 /*
@@ -103,9 +104,10 @@ typedef struct DeltaCatalogState
 
 /*
  * The lookup a higher layer installs: the state of the table whose
- * canonical root is table_path (palloc'd in CurrentMemoryContext), or NULL
- * when it is not registered (or no catalog is installed in this database).
- * It runs after the read privilege check.
+ * canonical root is table_path (palloc'd in CurrentMemoryContext; the
+ * commits' content may be the lookup's own, read-only, kept for as long as
+ * that context lives), or NULL when it is not registered (or no catalog is
+ * installed in this database).  It runs after the read privilege check.
  */
 typedef DeltaCatalogState *(*DeltaCatalogLookup) (const char *table_path);
 extern DeltaCatalogLookup delta_catalog_lookup;

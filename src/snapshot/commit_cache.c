@@ -47,17 +47,8 @@
 
 int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
 
-/* What makes two reads of a commit file read the same bytes. */
-typedef struct FileIdentity
-{
-	dev_t		dev;
-	ino_t		ino;
-	off_t		size;
-	int64		mtime_sec;
-	int64		mtime_nsec;
-	int64		ctime_sec;
-	int64		ctime_nsec;
-} FileIdentity;
+/* What makes two reads of a commit file read the same bytes (commit_cache.h). */
+typedef CommitFileIdentity FileIdentity;
 
 typedef struct CommitCacheEntry
 {
@@ -70,6 +61,7 @@ typedef struct CommitCacheEntry
 	Size		bytes;			/* accounted size */
 	struct CommitStatsSource *src;	/* stats texts not kept, or NULL */
 	int			pins;
+	bool		keyed;			/* another cache's entry (commit_cache_insert_keyed) */
 	bool		cached;			/* in the hash and the LRU list; else in
 								 * the graveyard */
 	dlist_node	node;
@@ -746,7 +738,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		ensure_cache();
 		strlcpy(key, path, MAXPGPATH);
 		item = hash_search(cache_hash, key, HASH_FIND, NULL);
-		if (item != NULL && item->entry->version == version &&
+		if (item != NULL && !item->entry->keyed &&
+			item->entry->version == version &&
 			same_identity(&item->entry->id, &before))
 		{
 			stat_hits++;
@@ -767,7 +760,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		if (item != NULL)
 		{
 			e = item->entry;
-			if (e->version == version && same_identity(&e->id, &before))
+			if (!e->keyed && e->version == version &&
+				same_identity(&e->id, &before))
 			{
 				stat_hits++;
 				dlist_move_head(&cache_lru, &e->node);
@@ -1032,4 +1026,127 @@ commit_cache_get_stats(CommitCacheStats *out)
 	out->misses = stat_misses;
 	out->evictions = stat_evictions;
 	out->stale = stat_stale;
+}
+
+/* ---------------------------------------------------------------------
+ * Entries of another cache (snapshot_cache.c), under the same bound
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * commit_cache_file_identity, commit_cache_same_identity,
+ * commit_cache_too_recent: see commit_cache.h.
+ */
+bool
+commit_cache_file_identity(const char *path, CommitFileIdentity *id)
+{
+	return file_identity(path, id);
+}
+
+bool
+commit_cache_same_identity(const CommitFileIdentity *a,
+						   const CommitFileIdentity *b)
+{
+	return same_identity(a, b);
+}
+
+bool
+commit_cache_too_recent(const CommitFileIdentity *id)
+{
+	return too_recent(id);
+}
+
+/*
+ * commit_cache_lookup_keyed: see commit_cache.h.
+ */
+CommitCacheRef *
+commit_cache_lookup_keyed(CommitCacheScope *scope, const char *key)
+{
+	char		k[MAXPGPATH];
+	HashItem   *item;
+
+	if (cache_limit() == 0 || strlen(key) + 1 > MAXPGPATH)
+		return NULL;
+	reap_graveyard();
+	(void) make_room(0);
+	ensure_cache();
+	strlcpy(k, key, MAXPGPATH);
+	item = hash_search(cache_hash, k, HASH_FIND, NULL);
+	if (item == NULL || !item->entry->keyed)
+		return NULL;
+	dlist_move_head(&cache_lru, &item->entry->node);
+	return entry_ref(scope, item->entry);
+}
+
+/*
+ * commit_cache_forget_keyed: see commit_cache.h.
+ */
+void
+commit_cache_forget_keyed(const char *key)
+{
+	char		k[MAXPGPATH];
+	HashItem   *item;
+
+	if (cache_hash == NULL || strlen(key) + 1 > MAXPGPATH)
+		return;
+	strlcpy(k, key, MAXPGPATH);
+	item = hash_search(cache_hash, k, HASH_FIND, NULL);
+	if (item != NULL && item->entry->keyed)
+		drop_entry(item->entry);
+}
+
+/*
+ * commit_cache_insert_keyed: see commit_cache.h.
+ */
+CommitCacheRef *
+commit_cache_insert_keyed(CommitCacheScope *scope, const char *key,
+						  DeltaCommit *commit, MemoryContext cxt, void *extra)
+{
+	char		k[MAXPGPATH];
+	CommitCacheRef *ref;
+
+	if (cache_limit() > 0 && strlen(key) + 1 <= MAXPGPATH)
+	{
+		Size		bytes = MemoryContextMemAllocated(cxt, true) +
+			sizeof(CommitCacheEntry) + strlen(key) + 1 + sizeof(HashItem);
+
+		commit_cache_forget_keyed(key);
+		if (make_room(bytes))
+		{
+			CommitCacheEntry *e;
+			HashItem   *item;
+			bool		found;
+
+			ensure_cache();
+			strlcpy(k, key, MAXPGPATH);
+			e = MemoryContextAllocZero(cache_cxt, sizeof(CommitCacheEntry));
+			e->path = MemoryContextStrdup(cache_cxt, k);
+			e->version = -1;
+			e->keyed = true;
+			e->cxt = cxt;
+			e->commit = commit;
+			e->extra = extra;
+			e->bytes = bytes;
+			item = hash_search(cache_hash, k, HASH_FIND, NULL);
+			if (item != NULL)
+				drop_entry(item->entry);	/* a commit under the same key */
+			item = hash_search(cache_hash, k, HASH_ENTER, &found);
+			Assert(!found);
+			item->entry = e;
+			MemoryContextSetParent(cxt, cache_cxt);
+			e->cached = true;
+			dlist_push_head(&cache_lru, &e->node);
+			cache_bytes += bytes;
+			cache_entries++;
+			return entry_ref(scope, e);
+		}
+	}
+	/* not cached: it lives and dies with the caller's context */
+	ref = MemoryContextAllocZero(GetMemoryChunkContext(scope),
+								 sizeof(CommitCacheRef));
+	ref->commit = commit;
+	ref->cxt = cxt;
+	ref->extra = MemoryContextAllocZero(cxt, sizeof(void *));
+	*ref->extra = extra;
+	return ref;
 }

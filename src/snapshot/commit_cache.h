@@ -37,6 +37,21 @@
 #include "log/actions.h"
 #include "log/log_reader.h"
 
+/*
+ * What makes two reads of a file read the same bytes: its stat identity
+ * (device, inode, size, modification and change times to the nanosecond).
+ */
+typedef struct CommitFileIdentity
+{
+	dev_t		dev;
+	ino_t		ino;
+	off_t		size;
+	int64		mtime_sec;
+	int64		mtime_nsec;
+	int64		ctime_sec;
+	int64		ctime_nsec;
+} CommitFileIdentity;
+
 /* GUC deltacc.commit_cache_size, in kB. */
 extern int	deltacc_commit_cache_size;
 
@@ -153,5 +168,38 @@ typedef struct CommitCacheStats
 } CommitCacheStats;
 
 extern void commit_cache_get_stats(CommitCacheStats *out);
+
+/*
+ * The file identity the cache validates commits with (false when path
+ * cannot be stat'ed), its comparison, and whether a file changed less than
+ * a second ago (then what was read from it is not to be cached: a later
+ * change might keep the same identity).
+ */
+extern bool commit_cache_file_identity(const char *path, CommitFileIdentity *id);
+extern bool commit_cache_same_identity(const CommitFileIdentity *a,
+									   const CommitFileIdentity *b);
+extern bool commit_cache_too_recent(const CommitFileIdentity *id);
+
+/*
+ * Entries of another cache under the same bound, LRU list and pins
+ * (src/snapshot/snapshot_cache.c): a DeltaCommit-shaped value and an
+ * extra pointer in a memory context of their own, under a key of the
+ * caller's choosing ("<table>#snapshot:<version>"), validated by the
+ * caller.  commit_cache_lookup_keyed: the entry under key, pinned in
+ * scope, or NULL (also with the cache disabled).  commit_cache_forget_keyed:
+ * drop it (freed once unpinned).  commit_cache_insert_keyed: take cxt
+ * (which owns commit and extra) into the cache under key, replacing what
+ * was there; when it does not fit, the ref is not cached and cxt stays
+ * where it is (a child of the caller's context).  Either way the ref is
+ * allocated in the scope's context and *ref->extra is extra.
+ */
+extern CommitCacheRef *commit_cache_lookup_keyed(CommitCacheScope *scope,
+												 const char *key);
+extern void commit_cache_forget_keyed(const char *key);
+extern CommitCacheRef *commit_cache_insert_keyed(CommitCacheScope *scope,
+												 const char *key,
+												 DeltaCommit *commit,
+												 MemoryContext cxt,
+												 void *extra);
 
 #endif							/* DELTACC_COMMIT_CACHE_H */

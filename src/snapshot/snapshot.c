@@ -1185,3 +1185,310 @@ DeltaSnapshotFree(DeltaSnapshot *snap)
 {
 	MemoryContextDelete(snap->cxt);
 }
+
+/* ---------------------------------------------------------------------
+ * Advancing a snapshot by commits (DeltaSnapshotAdvance)
+ * ---------------------------------------------------------------------
+ */
+
+/* NULL-safe copy of a string into the arena. */
+static char *
+adv_strdup(DeltaStrArena *a, const char *s)
+{
+	return s ? DeltaArenaStrndup(a, s, strlen(s)) : NULL;
+}
+
+/* A copy of n strings (entries may be NULL) into the arena; NULL for none. */
+static char **
+adv_strvec(DeltaStrArena *a, char *const *v, int n)
+{
+	char	  **out;
+	int			i;
+
+	if (v == NULL || n <= 0)
+		return NULL;
+	out = palloc(sizeof(char *) * n);
+	for (i = 0; i < n; i++)
+		out[i] = adv_strdup(a, v[i]);
+	return out;
+}
+
+/*
+ * Deep copy of file action src into *dst (strings in the arena, arrays in
+ * CurrentMemoryContext); tags are not kept.
+ */
+static void
+adv_copy_file(DeltaStrArena *a, DeltaFileAction *dst, const DeltaFileAction *src)
+{
+	Assert(!src->stats_escaped);
+	*dst = *src;
+	dst->path = adv_strdup(a, src->path);
+	dst->pv.keys = adv_strvec(a, src->pv.keys, src->pv.n);
+	dst->pv.values = adv_strvec(a, src->pv.values, src->pv.n);
+	dst->stats = adv_strdup(a, src->stats);
+	dst->stats_parsed_json = adv_strdup(a, src->stats_parsed_json);
+	dst->tags_json = NULL;
+	if (src->dv != NULL)
+	{
+		DeltaDV    *dv = palloc(sizeof(DeltaDV));
+
+		*dv = *src->dv;
+		dv->path_or_inline = adv_strdup(a, src->dv->path_or_inline);
+		dv->unique_id = adv_strdup(a, src->dv->unique_id);
+		dst->dv = dv;
+	}
+}
+
+/* Deep copy of a metaData action. */
+static DeltaMetadata *
+adv_copy_metadata(DeltaStrArena *a, const DeltaMetadata *src)
+{
+	DeltaMetadata *md = palloc(sizeof(DeltaMetadata));
+
+	*md = *src;
+	md->id = adv_strdup(a, src->id);
+	md->name = adv_strdup(a, src->name);
+	md->description = adv_strdup(a, src->description);
+	md->format_json = adv_strdup(a, src->format_json);
+	md->schema_string = adv_strdup(a, src->schema_string);
+	md->partition_columns = adv_strvec(a, src->partition_columns,
+									   src->n_partition_columns);
+	md->config_keys = adv_strvec(a, src->config_keys, src->n_configuration);
+	md->config_values = adv_strvec(a, src->config_values, src->n_configuration);
+	return md;
+}
+
+/* Deep copy of a protocol action. */
+static DeltaProtocol *
+adv_copy_protocol(DeltaStrArena *a, const DeltaProtocol *src)
+{
+	DeltaProtocol *p = palloc(sizeof(DeltaProtocol));
+
+	*p = *src;
+	p->reader_features = adv_strvec(a, src->reader_features,
+									src->n_reader_features);
+	p->writer_features = adv_strvec(a, src->writer_features,
+									src->n_writer_features);
+	return p;
+}
+
+/* dc_json_peek callback: numRecords and tightBounds of parsed stats. */
+static void
+adv_stats_fields(void *arg, const DjValue *v)
+{
+	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
+}
+
+/* qsort comparator of file actions by key (DeltaFileKeyCompare). */
+static int
+cmp_file_action(const void *a, const void *b)
+{
+	static uint32 ncalls = 0;
+
+	if ((++ncalls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return DeltaFileKeyCompare((const DeltaFileAction *) a,
+							   (const DeltaFileAction *) b);
+}
+
+/*
+ * DeltaSnapshotAdvance: see snapshot.h.  The last add or remove of a key
+ * among the commits decides it (an add makes it live with that add, a
+ * remove kills it, whatever the base held); the base's other files stay.
+ */
+DeltaSnapshot *
+DeltaSnapshotAdvance(DeltaLog *log, const DeltaSnapshot *base,
+					 CommitCacheScope *scope, CommitCacheRef *const *refs,
+					 int n)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	DeltaSnapshot *snap;
+	DeltaStrArena strings;
+	livefiles_hash *delta;
+	LiveKey   **order;
+	int64		n_order = 0;
+	int64		n_delta_items = 0;
+	bool	   *nan;
+	DeltaFileAction *flat;
+	int64		nflat = 0;
+	int64		cap;
+	const DeltaMetadata *md = base->metadata;
+	const DeltaProtocol *proto = base->protocol;
+	DeltaCommitBuilder meta;
+	DeltaCommit start;
+	int64		i;
+	int			k;
+
+	Assert(base->files != NULL);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc snapshot",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	snap = palloc0(sizeof(DeltaSnapshot));
+	snap->cxt = cxt;
+	snap->version = n > 0 ? refs[n - 1]->commit->version : base->version;
+	snap->checkpoint_version = base->checkpoint_version;
+	memset(&strings, 0, sizeof(strings));
+	strings.cxt = cxt;
+
+	/* the commits' file actions, by key: the last one of each */
+	for (k = 0; k < n; k++)
+		n_delta_items += refs[k]->commit->n_files;
+	delta = livefiles_create(CurrentMemoryContext, Max(n_delta_items, 16), NULL);
+	order = palloc(sizeof(LiveKey *) * Max(n_delta_items, 1));
+	nan = palloc(sizeof(bool) * Max(n, 1));
+	for (k = 0; k < n; k++)
+	{
+		DeltaCommit *c = refs[k]->commit;
+		bool		add_dv = false;
+
+		Assert(c->version == base->version + 1 + k);
+		for (i = 0; i < c->n_files; i++)
+		{
+			DeltaFileAction *f = &c->files[i];
+			LiveKey		probe;
+			LiveFileEntry *e;
+			bool		found;
+
+			CHECK_FOR_INTERRUPTS();
+			if (f->kind != DELTA_FILE_ADD && f->kind != DELTA_FILE_REMOVE)
+				continue;
+			if (f->kind == DELTA_FILE_ADD && f->dv != NULL)
+				add_dv = true;
+			probe.path = f->path;
+			probe.dv_uid = f->dv ? f->dv->unique_id : NULL;
+			e = livefiles_insert(delta, &probe, &found);
+			if (!found)
+			{
+				LiveKey    *lk = palloc0(sizeof(LiveKey));
+
+				lk->path = probe.path;
+				lk->dv_uid = probe.dv_uid;
+				e->key = lk;
+				order[n_order++] = lk;
+			}
+			e->key->live = f->kind == DELTA_FILE_ADD;
+			e->key->fa = f->kind == DELTA_FILE_ADD ? f : NULL;
+			e->key->offset = i;
+			e->key->source = k;
+		}
+		/* as replay: the commit's (last) commitInfo, and its adds' DVs */
+		nan[k] = delta_commit_stats_include_nan(c->commit_info, add_dv);
+		if (c->metadata != NULL)
+			md = c->metadata;
+		if (c->protocol != NULL)
+			proto = c->protocol;
+	}
+
+	/* the base's files no commit touched, then the commits' live adds */
+	cap = base->n_files + n_order;
+	flat = MemoryContextAllocHuge(cxt, sizeof(DeltaFileAction) * Max(cap, 1));
+	for (i = 0; i < base->n_files; i++)
+	{
+		const DeltaFileAction *f = base->files[i];
+		LiveKey		probe;
+
+		CHECK_FOR_INTERRUPTS();
+		probe.path = f->path;
+		probe.dv_uid = f->dv ? f->dv->unique_id : NULL;
+		if (livefiles_lookup(delta, &probe) != NULL)
+			continue;
+		adv_copy_file(&strings, &flat[nflat++], f);
+	}
+	for (i = 0; i < n_order; i++)
+	{
+		LiveKey    *lk = order[i];
+		CommitCacheRef *ref;
+		DeltaFileAction *f;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!lk->live)
+			continue;
+		ref = refs[lk->source];
+		f = lk->fa;
+		if (f->stats == NULL && f->stats_parsed_json == NULL &&
+			ref->stats_src != NULL)
+		{
+			/* a text the commit cache did not keep: read it again */
+			CommitStatsLoader *ld = commit_cache_stats_loader(ref);
+
+			(void) commit_cache_stats_text(ld, (int) lk->offset);
+			if (commit_cache_stats_loader_close(ld) > 0)
+				commit_cache_ref_grown(scope, ref);
+		}
+		adv_copy_file(&strings, &flat[nflat], f);
+		flat[nflat].stats_include_nan = nan[lk->source];
+		/* numRecords and tightBounds as a full decoding pulls them out */
+		flat[nflat].has_num_records = false;
+		flat[nflat].num_records = 0;
+		flat[nflat].tight_bounds = -1;
+		if (flat[nflat].stats != NULL)
+			(void) dc_json_peek(flat[nflat].stats, strlen(flat[nflat].stats),
+								adv_stats_fields, &flat[nflat]);
+		nflat++;
+	}
+	livefiles_destroy(delta);
+	qsort(flat, nflat, sizeof(DeltaFileAction), cmp_file_action);
+	snap->n_files = nflat;
+	snap->files = MemoryContextAllocHuge(cxt, sizeof(DeltaFileAction *) *
+										 Max(nflat, 1));
+	for (i = 0; i < nflat; i++)
+	{
+		snap->files[i] = &flat[i];
+		if (flat[i].has_size)
+			snap->size_bytes += flat[i].size;
+	}
+
+	if (proto == NULL || md == NULL)
+		elog(ERROR, "snapshot to advance has no metaData or protocol");
+	snap->metadata = adv_copy_metadata(&strings, md);
+	snap->protocol = adv_copy_protocol(&strings, proto);
+	DeltaProtocolCheckReadable(log, snap->protocol);
+
+	/* txns and domains: the base's, then each commit's, latest wins */
+	memset(&start, 0, sizeof(start));
+	start.n_txns = base->n_txns;
+	start.txns = base->txns;
+	start.n_domains = base->n_domains;
+	start.domains = base->domains;
+	DeltaCommitBuilderInit(&meta, -1);
+	for (k = 0; k < n; k++)
+	{
+		const DeltaCommit *c = refs[k]->commit;
+
+		for (i = 0; i < c->n_txns; i++)
+		{
+			if (meta.n_txns == meta.cap_txns)
+			{
+				meta.cap_txns = meta.cap_txns == 0 ? 8 : meta.cap_txns * 2;
+				meta.txns = meta.txns == NULL ?
+					palloc(sizeof(DeltaTxn) * meta.cap_txns) :
+					repalloc(meta.txns, sizeof(DeltaTxn) * meta.cap_txns);
+			}
+			meta.txns[meta.n_txns++] = c->txns[i];
+		}
+		for (i = 0; i < c->n_domains; i++)
+		{
+			if (meta.n_domains == meta.cap_domains)
+			{
+				meta.cap_domains = meta.cap_domains == 0 ? 8 : meta.cap_domains * 2;
+				meta.domains = meta.domains == NULL ?
+					palloc(sizeof(DeltaDomain) * meta.cap_domains) :
+					repalloc(meta.domains, sizeof(DeltaDomain) * meta.cap_domains);
+			}
+			meta.domains[meta.n_domains++] = c->domains[i];
+		}
+	}
+	finish_txns(snap, &start, &meta);
+	finish_domains(snap, &start, &meta);
+	for (k = 0; k < snap->n_txns; k++)
+		snap->txns[k].app_id = adv_strdup(&strings, snap->txns[k].app_id);
+	for (k = 0; k < snap->n_domains; k++)
+	{
+		snap->domains[k].domain = adv_strdup(&strings, snap->domains[k].domain);
+		snap->domains[k].configuration =
+			adv_strdup(&strings, snap->domains[k].configuration);
+	}
+	MemoryContextSwitchTo(old);
+	return snap;
+}

@@ -98,6 +98,25 @@ extern DeltaFileAction *DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i,
 
 extern void DeltaSnapshotFree(DeltaSnapshot *snap);
 
+struct CommitCacheScope;		/* commit_cache.h */
+struct CommitCacheRef;
+
+/*
+ * The snapshot at base->version + n: base (an eager snapshot, not changed)
+ * with the commits base->version + 1 .. base->version + n applied in order,
+ * as replay applies them (refs[k]->commit is version base->version + 1 + k,
+ * read through the commit cache in scope).  Every live file is a deep copy
+ * (tags not kept), each commit's adds get its stats_include_nan, and a
+ * statistics text the commit cache did not keep is read again first.
+ * files[i] == files[0] + i (one array).  A new child context of
+ * CurrentMemoryContext owns the result; the protocol is checked readable.
+ */
+extern DeltaSnapshot *DeltaSnapshotAdvance(DeltaLog *log,
+										   const DeltaSnapshot *base,
+										   struct CommitCacheScope *scope,
+										   struct CommitCacheRef *const *refs,
+										   int n);
+
 /*
  * ERROR (ERRCODE_FEATURE_NOT_SUPPORTED) unless deltacc can interpret the
  * log of a table with this protocol: minReaderVersion at most 3, and every

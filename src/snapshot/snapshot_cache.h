@@ -1,0 +1,98 @@
+/*-------------------------------------------------------------------------
+ *
+ * snapshot_cache.h
+ *	  A backend-local cache of read-version snapshots for the conflict
+ *	  checker: the live files, metaData, protocol, txns and domains of a
+ *	  table at one version, kept across calls.
+ *
+ * A check without read_files derives the loser's read files from its read
+ * version's live files (files_for_scan semantics), and the coordinator
+ * checks every commit against a read version a version or two back.
+ * Replaying the log for that on every call costs the whole log; here the
+ * snapshot is kept, and a snapshot of a later version is made from a
+ * cached earlier one plus the commits in between (DeltaSnapshotAdvance,
+ * the commits through the commit cache).
+ *
+ * Entries live in the commit cache (keyed "<table>#snapshot:<version>"),
+ * under its bound (deltacc.commit_cache_size; 0 disables this cache too),
+ * its LRU list and its pins.  An entry records where each version 0 ..
+ * version was read from: a commit file by its identity (as the commit
+ * cache validates commits: device, inode, size, modification and change
+ * times; a file changed less than a second before is not cached), or a
+ * catalog's ratified commit by the SHA-256 of its bytes.  It is served
+ * only while the table's log still reads every one of those versions from
+ * the same source with the same identity, and replay still starts at
+ * version 0 (no JSON commit cleaned up); a snapshot that started from a
+ * checkpoint is never cached.  A ratified commit that a rollback took back
+ * is another commit at the same version, with other bytes (or the same
+ * bytes, and so the same snapshot).
+ *
+ * Copyright (c) 2026, deltacc developers
+ *
+ * IDENTIFICATION
+ *	  src/snapshot/snapshot_cache.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTACC_SNAPSHOT_CACHE_H
+#define DELTACC_SNAPSHOT_CACHE_H
+
+#include "log/log_reader.h"
+#include "snapshot/commit_cache.h"
+#include "snapshot/snapshot.h"
+
+struct DeltaCommitStats;		/* stats.h */
+
+/*
+ * A snapshot handed out: read-only, valid while the scope's context lives
+ * (never DeltaSnapshotFree it).  files is a commit-shaped view of its live
+ * files (files->files[i] is snap->files[i], n_files the same), so that the
+ * statistics machinery of commits (delta_commit_stats_ensure_pre) serves
+ * it too: its DeltaCommitStats goes in *stats, allocated in cxt, then
+ * snapshot_cache_ref_grown.  The files carry no tags.
+ */
+typedef struct SnapshotCacheRef
+{
+	DeltaSnapshot *snap;
+	const DeltaFileAction *live;	/* snap->files[i] == live + i */
+	DeltaCommit *files;
+	MemoryContext cxt;
+	struct DeltaCommitStats **stats;
+	CommitCacheRef *ref;		/* the commit cache's entry */
+} SnapshotCacheRef;
+
+/*
+ * The snapshot of log at 'version' (0 <= version <= latest): from the
+ * cache, made from a cached earlier version, or built (DeltaSnapshotBuild)
+ * and cached when it qualifies.  Same errors as DeltaSnapshotBuild.
+ */
+extern SnapshotCacheRef *snapshot_cache_get(CommitCacheScope *scope,
+											DeltaLog *log, int64 version);
+
+/*
+ * Only from the cache, or (may_advance) made from a cached earlier
+ * version: NULL when neither (nothing is built from the log).
+ */
+extern SnapshotCacheRef *snapshot_cache_find(CommitCacheScope *scope,
+											 DeltaLog *log, int64 version,
+											 bool may_advance);
+
+/* After attaching memory to ref->cxt (see commit_cache_ref_grown). */
+extern void snapshot_cache_ref_grown(CommitCacheScope *scope,
+									 SnapshotCacheRef *ref);
+
+/* Counters, for deltacc.snapshot_cache_stats(). */
+typedef struct SnapshotCacheStats
+{
+	int64		hits;			/* served from the cache */
+	int64		advanced;		/* made from a cached earlier version */
+	int64		misses;			/* built from the log */
+	int64		stale;			/* entries found no longer valid */
+	int64		uncached;		/* built but not cacheable (checkpoint
+								 * start, a file changed too recently, too
+								 * big, or the cache disabled) */
+} SnapshotCacheStats;
+
+extern void snapshot_cache_get_stats(SnapshotCacheStats *out);
+
+#endif							/* DELTACC_SNAPSHOT_CACHE_H */
