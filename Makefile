@@ -21,7 +21,8 @@ FORMAT_OBJS = \
 	src/format/parquet.o \
 	src/format/snappy.o \
 	src/format/sparkpred_parse.o \
-	src/format/sparkpred.o
+	src/format/sparkpred.o \
+	src/format/sigv4.o
 
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it
@@ -96,9 +97,11 @@ PKG_CONFIG ?= pkg-config
 
 # Compression libraries used by the Parquet reader.
 COMPRESS_LIBS = -lz -lzstd -llz4
+# OpenSSL's libcrypto: SHA-256 and HMAC of the SigV4 signer (src/format/sigv4.c).
+CRYPTO_LIBS = -lcrypto
 
 PG_CPPFLAGS += -I$(srcdir)/src
-SHLIB_LINK += $(COMPRESS_LIBS)
+SHLIB_LINK += $(COMPRESS_LIBS) $(CRYPTO_LIBS)
 
 EXTRA_CLEAN = test/format/run_tests test/fuzz/build results regression.diffs regression.out
 
@@ -125,7 +128,7 @@ FORMAT_TEST_LIBS = -lsnappy
 
 test/format/run_tests: $(FORMAT_SRCS) $(wildcard src/format/*.h) $(FORMAT_TESTS) test/format/run_tests.c test/format/unit.h test/format/ref_json.h
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Wvla -Isrc/format -o $@ \
-		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS) $(FORMAT_TEST_LIBS)
+		test/format/run_tests.c $(FORMAT_TESTS) $(FORMAT_SRCS) $(COMPRESS_LIBS) $(CRYPTO_LIBS) $(FORMAT_TEST_LIBS)
 
 .PHONY: formatcheck
 formatcheck: test/format/run_tests

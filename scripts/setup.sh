@@ -12,6 +12,8 @@ PACKAGES=(
 	build-essential pkg-config clang llvm
 	# (libsnappy-dev only for the tests: the oracle of src/format/snappy.c)
 	zlib1g-dev libsnappy-dev libzstd-dev liblz4-dev
+	# (libssl-dev: libcrypto's SHA-256 and HMAC for request signing)
+	libssl-dev
 	libclang-rt-14-dev python3
 )
 

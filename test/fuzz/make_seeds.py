@@ -302,3 +302,19 @@ put("snappy", snappy_varint(10) + snappy_literal(b"abcdef") + snappy_copy(3, 4)[
 put("snappy", snappy_varint(6) + snappy_literal(b"abcdef") + b"\x00x")
 put("snappy", b"\xff\xff\xff\xff\x0f" + snappy_literal(b"big"))
 print("snappy", len(os.listdir(os.path.join(HERE, "seeds", "snappy"))), "seeds", file=sys.stderr)
+
+# ---- SigV4 requests: NUL-separated method, host, path, region, date, then
+# query and header name/value pairs (the first half of the pairs is the query)
+sigv4_inputs = [
+    ["GET", "examplebucket.s3.amazonaws.com", "/test.txt", "us-east-1",
+     "20130524T000000Z", "range", "bytes=0-9"],
+    ["GET", "examplebucket.s3.amazonaws.com", "/", "us-east-1", "20130524T000000Z",
+     "list-type", "2", "prefix", "t/_delta_log/", "start-after", "t/_delta_log/0005",
+     "x-custom", "  a   b ", "Range", "bytes=1-2", "date", "x"],
+    ["GET", "127.0.0.1:4568", "/bucket/a b/p=\u00fc/%41~!", "eu-west-1", "20240101T120000Z",
+     "lifecycle", ""],
+    ["PUT", "h", "/a/../b//c", "r", "20130524T000000Z", "range", "a\r\nb"],
+]
+for fields in sigv4_inputs:
+    put("sigv4", "\0".join(fields))
+print("sigv4", len(os.listdir(os.path.join(HERE, "seeds", "sigv4"))), "seeds", file=sys.stderr)
