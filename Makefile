@@ -22,7 +22,8 @@ FORMAT_OBJS = \
 	src/format/snappy.o \
 	src/format/sparkpred_parse.o \
 	src/format/sparkpred.o \
-	src/format/sigv4.o
+	src/format/sigv4.o \
+	src/format/objurl.o
 
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it

@@ -318,3 +318,10 @@ sigv4_inputs = [
 for fields in sigv4_inputs:
     put("sigv4", "\0".join(fields))
 print("sigv4", len(os.listdir(os.path.join(HERE, "seeds", "sigv4"))), "seeds", file=sys.stderr)
+
+# ---- object-store URLs
+for url in ["s3://my-bucket/tables/sales", "gs://my_bucket/a/b/", "az://data/t1",
+            "az://data-1@acct01/x/y", "abfss://lake@myacct.dfs.core.windows.net/gold/t",
+            "s3://abc/a%2Fb/p=1 x/\u00fc", "s3://abc/t/../x", "s3://abc//k?x#y"]:
+    put("objurl", url)
+print("objurl", len(os.listdir(os.path.join(HERE, "seeds", "objurl"))), "seeds", file=sys.stderr)
