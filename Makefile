@@ -29,6 +29,7 @@ FORMAT_OBJS = \
 # every file includes only headers of its own layer or of layers below it
 # (scripts/lint.py checks it).
 COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o
+STORAGE_OBJS = src/storage/storage_options.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
 STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
 	src/stats/spark_predicate.o
@@ -40,10 +41,10 @@ CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
-	src/funcs/funcs_replay.o \
+	src/funcs/funcs_replay.o src/funcs/funcs_storage.o \
 	src/funcs/deltacc.o
 
-OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
+OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(STORAGE_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
 	$(SNAPSHOT_OBJS) $(CHECK_OBJS) $(COORD_OBJS) $(FUNCS_OBJS)
 
 # Install script pieces, in this order (a piece new in this version goes into
@@ -58,7 +59,8 @@ SQL_PARTS = \
 	sql/parts/30_dv.sql \
 	sql/parts/40_rows.sql \
 	sql/parts/50_catalog.sql \
-	sql/parts/60_replay.sql
+	sql/parts/60_replay.sql \
+	sql/parts/70_storage.sql
 
 # Update script 1.0 -> 1.1: sql/upgrade/1.0--1.1.sql (what changes in the
 # objects 1.0 already has), then every install-script part that is entirely
@@ -67,7 +69,8 @@ SQL_PARTS = \
 # well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
 # gives (test/sql/extension_upgrade.sql compares the two).
 UPGRADE_1_1_PARTS = sql/parts/25_snapshot_cache.sql sql/parts/50_catalog.sql \
-	sql/parts/60_replay.sql
+	sql/parts/60_replay.sql \
+	sql/parts/70_storage.sql
 
 # Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
 # the 1.0 script as released, never regenerated.
@@ -76,7 +79,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql sql/deltacc--1.0--1.1.sql
 
 # Regression suites, per module, in dependency order.
 REGRESS_FOUNDATION = extension extension_upgrade log_reader actions bad_input privileges conformance
-REGRESS_FOUNDATION += replay_fastpath
+REGRESS_FOUNDATION += replay_fastpath storage_options
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan snapshot_cache

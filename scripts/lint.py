@@ -167,7 +167,7 @@ def check_words(findings, words, what, allow=()):
 
 # The layers of src/, bottom first.  A file may include headers of its own
 # layer and of the layers before it, never of a later one.
-LAYERS = ["format", "common", "log", "stats", "rows", "snapshot", "check", "coord", "funcs"]
+LAYERS = ["format", "common", "storage", "log", "stats", "rows", "snapshot", "check", "coord", "funcs"]
 PROJECT_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 

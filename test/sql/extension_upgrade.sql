@@ -46,6 +46,8 @@ SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS object,
            (SELECT pg_temp.acl_text(c.relacl) FROM pg_class c WHERE c.oid = d.objid)
          WHEN 'pg_type'::regclass THEN
            (SELECT pg_temp.acl_text(t.typacl) FROM pg_type t WHERE t.oid = d.objid)
+         WHEN 'pg_foreign_data_wrapper'::regclass THEN
+           (SELECT pg_temp.acl_text(w.fdwacl) FROM pg_foreign_data_wrapper w WHERE w.oid = d.objid)
          ELSE 'member of ' || d.classid::regclass::text
        END AS acl,
        (SELECT pg_temp.acl_text(i.initprivs) FROM pg_init_privs i
@@ -53,7 +55,12 @@ SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS object,
            AND i.objsubid = d.objsubid) AS init_privs,
        obj_description(d.objid, d.classid::regclass::name) AS comment,
        CASE WHEN d.classid = 'pg_proc'::regclass
-            THEN pg_get_functiondef(d.objid) END AS definition
+            THEN pg_get_functiondef(d.objid)
+            WHEN d.classid = 'pg_foreign_data_wrapper'::regclass
+            THEN (SELECT format('handler %s, validator %s, options %s',
+                                w.fdwhandler::regproc, w.fdwvalidator::regproc,
+                                w.fdwoptions)
+                    FROM pg_foreign_data_wrapper w WHERE w.oid = d.objid) END AS definition
   FROM pg_depend d
   JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass
                      AND d.refobjid = e.oid
