@@ -26,7 +26,8 @@ FORMAT_OBJS = \
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it
 # (scripts/lint.py checks it).
-COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o
+COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o \
+	src/common/fastpath.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
 STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
 	src/stats/spark_predicate.o
@@ -38,7 +39,7 @@ CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
-	src/funcs/funcs_replay.o \
+	src/funcs/funcs_replay.o src/funcs/funcs_fastpath.o \
 	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
@@ -52,6 +53,7 @@ SQL_PARTS = \
 	sql/parts/10_log.sql \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
+	sql/parts/25_fastpath.sql \
 	sql/parts/30_dv.sql \
 	sql/parts/40_rows.sql \
 	sql/parts/50_catalog.sql \
@@ -63,7 +65,8 @@ SQL_PARTS = \
 # as the commit coordinator's sql/parts/50_catalog.sql) is appended here as
 # well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
 # gives (test/sql/extension_upgrade.sql compares the two).
-UPGRADE_1_1_PARTS = sql/parts/50_catalog.sql sql/parts/60_replay.sql
+UPGRADE_1_1_PARTS = sql/parts/25_fastpath.sql sql/parts/50_catalog.sql \
+	sql/parts/60_replay.sql
 
 # Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
 # the 1.0 script as released, never regenerated.

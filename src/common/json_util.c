@@ -21,6 +21,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "common/fastpath.h"
 #include "common/json_util.h"
 #include "format/djson_scan.h"
 #include "format/jshape.h"
@@ -2597,6 +2598,7 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 		 * Another layout: parsed, and remembered in its turn, but only when
 		 * it can be (a text no shape takes leaves the current layout be).
 		 */
+		dc_fastpath_note(DC_FP_JSONB_LAYOUT, false);
 		result = dc_json_text_to_jsonb_ext(text, len, peek, arg);
 		lay->misses++;
 		if (result != NULL &&
@@ -2642,6 +2644,7 @@ layout_write(StatsLayout *lay, const char *text, size_t len, bool escaped,
 	dc_scratch_prepare();
 	if (lay->has_plan && len <= JS_MAX_TEXT)
 		result = plan_write(&lay->plan, text, len, lay->slots);
+	dc_fastpath_note(DC_FP_JSONB_LAYOUT, result != NULL);
 	if (result == NULL)
 		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
 	else if (peek != NULL)

@@ -18,6 +18,7 @@
  */
 #include "postgres.h"
 
+#include "common/fastpath.h"
 #include "format/djson_scan.h"
 #include "log/fastline.h"
 
@@ -826,35 +827,18 @@ take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
 }
 
 /*
- * fl_file_key: see fastline.h and the rules above.
+ * file_key_action: fl_file_key from the value of the add or remove key at
+ * p (k->remove says which) to the end of the line.
  */
-bool
-fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
+static bool
+file_key_action(const char *p, const char *end, char *buf, FlFileKey *k)
 {
-	const char *p = line;
-	const char *end = line + len;
 	char	   *out = buf;
 	unsigned	seen = 0;
 	bool		closed;
 	bool		empty;
-	bool		add;
+	bool		add = !k->remove;
 
-	fl_init();
-	memset(k, 0, sizeof(*k));
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != '{')
-		return false;
-	p = fl_skip_ws(p + 1, end);
-	if (end - p >= 5 && memcmp(p, "\"add\"", 5) == 0)
-		p += 5;
-	else if (end - p >= 8 && memcmp(p, "\"remove\"", 8) == 0)
-	{
-		k->remove = true;
-		p += 8;
-	}
-	else
-		return false;
-	add = !k->remove;
 	if (!fl_colon(&p, end) || !fl_obj_open(&p, end, &empty) || empty)
 		return false;			/* no fields: let decode_file complain */
 	for (;;)
@@ -963,4 +947,35 @@ fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
 		(FK_PV | FK_SIZE | FK_MTIME | FK_DC))
 		return false;			/* a required field missing */
 	return true;
+}
+
+/*
+ * fl_file_key: see fastline.h and the rules above.  Counts a hit or a miss
+ * of DC_FP_FILE_KEY for every line that starts as an add or remove.
+ */
+bool
+fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
+{
+	const char *p = line;
+	const char *end = line + len;
+	bool		ok;
+
+	fl_init();
+	memset(k, 0, sizeof(*k));
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (end - p >= 5 && memcmp(p, "\"add\"", 5) == 0)
+		p += 5;
+	else if (end - p >= 8 && memcmp(p, "\"remove\"", 8) == 0)
+	{
+		k->remove = true;
+		p += 8;
+	}
+	else
+		return false;
+	ok = file_key_action(p, end, buf, k);
+	dc_fastpath_note(DC_FP_FILE_KEY, ok);
+	return ok;
 }

@@ -16,6 +16,7 @@
 
 #include "utils/memutils.h"
 
+#include "common/fastpath.h"
 #include "common/json_util.h"
 #include "format/jshape.h"
 #include "log/actions.h"
@@ -87,6 +88,23 @@ skip_line_generic(const char *line, Size len)
 }
 
 /*
+ * line_is_add: the line starts as an add action does ('{', "add"), so
+ * that a fast path declining it counts a miss (fastpath.h); nothing else
+ * is checked.
+ */
+static bool
+line_is_add(const char *line, Size len)
+{
+	const char *end = line + len;
+	const char *p = fl_skip_ws(line, end);
+
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	return end - p >= 5 && memcmp(p, "\"add\"", 5) == 0;
+}
+
+/*
  * addline_skip_file_action: see addline.h.  An add line of the current
  * line shapes (see below), else skip_line_generic (and the shapes are
  * made from an add line they did not take).  Assert-enabled builds check
@@ -101,9 +119,15 @@ addline_skip_file_action(const char *line, Size len)
 	if (line_shape_skip(line, len))
 	{
 		Assert(skip_line_generic(line, len) == 0);
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, true);
 		return true;
 	}
 	kind = skip_line_generic(line, len);
+	if (kind == 0 || (kind < 0 && line_is_add(line, len)))
+	{
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+		dc_fastpath_note(DC_FP_ADDLINE_SCAN, kind == 0);
+	}
 	if (kind == 0 && line_shape_want())
 		line_shape_learn_line(line, len);
 	return kind >= 0;
@@ -870,6 +894,7 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 	memset(&ff, 0, sizeof(ff));
 	if (line_shape_match(r, line, len, fa, &ff))
 	{
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, true);
 		fast_build(r, &ff, fa);
 		return true;
 	}
@@ -878,7 +903,16 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 	memset(&ff, 0, sizeof(ff));
 	r->deferred = false;
 	if (!fast_add_generic(r, line, len, fa, &ff))
+	{
+		if (line_is_add(line, len))
+		{
+			dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+			dc_fastpath_note(DC_FP_ADDLINE_SCAN, false);
+		}
 		return false;
+	}
+	dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+	dc_fastpath_note(DC_FP_ADDLINE_SCAN, true);
 	if (line_shape_want())
 		line_shape_learn(line, len, &ff);
 	fast_build(r, &ff, fa);
@@ -911,7 +945,12 @@ addline_shaped_key(const char *line, Size len, const char **path,
 	ff.path = NULL;
 	ff.path_len = 0;
 	if (!line_shape_match(NULL, line, len, &fa, &ff))
+	{
+		if (line_is_add(line, len))
+			dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
 		return false;
+	}
+	dc_fastpath_note(DC_FP_ADDLINE_SHAPE, true);
 	Assert(fa.has_size && ff.path != NULL);
 	*path = ff.path;
 	*path_len = ff.path_len;

@@ -36,6 +36,7 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "common/fastpath.h"
 #include "common/json_util.h"
 #include "format/djson.h"
 #include "format/djson_scan.h"
@@ -1457,6 +1458,7 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 {
 	StatsScan	sc;
 	DeltaStatsHeader *h;
+	bool		matched;
 	int			k;
 
 	prescan_room(ps, index, cxt);
@@ -1464,8 +1466,10 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 	if (p >= end || *p != '"')
 		return false;
 	memset(&sc, 0, sizeof(sc));
-	if (!ps->has_shape ||
-		!prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after))
+	matched = ps->has_shape &&
+		prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after);
+	dc_fastpath_note(DC_FP_STATS_LAYOUT, matched);
+	if (!matched)
 	{
 		/* the scanner, then remember this text's shape */
 		memset(&sc, 0, sizeof(sc));
@@ -1497,9 +1501,11 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 		if (!int_leaf_fast(ps->fields[k], &sc.min[k], &sc.max[k], &sc.nc[k],
 						   sc.has_min_obj, sc.has_max_obj,
 						   h->has_num_records, h->num_records, ls))
-			return true;		/* a valid string; its leaves decoded later */
+			return true;		/* a valid string; its leaves decoded later
+								 * (and counted then) */
 	}
 	ps->ok[index] = true;
+	dc_fastpath_note(DC_FP_STATS_SCAN, true);
 	return true;
 }
 
@@ -1629,6 +1635,8 @@ delta_stats_decode(const DeltaSchema *schema, const char *json,
 
 	fs->nleaves = schema->nleaves;
 	fs->leaves = palloc0(sizeof(DeltaLeafStats) * Max(1, schema->nleaves));
+	if (json != NULL)
+		dc_fastpath_note(DC_FP_STATS_SCAN, false);
 	if (!parse_stats_root(json, &root, &hdr, &fs->error))
 	{
 		fs->tight_bounds = -1;
@@ -2110,6 +2118,7 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 		const DjValue *minv;
 		const DjValue *maxv;
 		const DjValue *nullc;
+		bool		scanned;
 
 		CHECK_FOR_INTERRUPTS();
 		for (j = 0; j < nnew; j++)
@@ -2149,8 +2158,10 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 			continue;
 		}
 		MemoryContextSwitchTo(scratch);
-		if (can_scan && scan_stats(json, nnew, newfields, namelen, spans, &h,
-								   outs))
+		scanned = can_scan && scan_stats(json, nnew, newfields, namelen,
+										 spans, &h, outs);
+		dc_fastpath_note(DC_FP_STATS_SCAN, scanned);
+		if (scanned)
 		{
 #ifdef USE_ASSERT_CHECKING
 			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
