@@ -14,6 +14,7 @@ FORMAT_OBJS = \
 	src/format/fmt_arena.o \
 	src/format/djson.o \
 	src/format/jshape.o \
+	src/format/jstr.o \
 	src/format/z85.o \
 	src/format/roaring.o \
 	src/format/dvfile.o \

@@ -47,12 +47,7 @@
 #include <stddef.h>
 
 #include "fmt_alloc.h"
-
-typedef enum JsQuoting
-{
-	JS_PLAIN,
-	JS_ESCAPED
-} JsQuoting;
+#include "jstr.h"
 
 typedef enum JsSlotKind
 {
