@@ -25,6 +25,7 @@
 #include "common/json_util.h"
 #include "format/djson_scan.h"
 #include "format/jshape.h"
+#include "format/jstr.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -2113,7 +2114,7 @@ typedef struct JbFrame
  */
 static Jsonb *
 plan_write(JbPlan *plan, const char *text, size_t textlen,
-		   const JsSlot *slots)
+		   const JsSlot *slots, JsQuoting quoting)
 {
 	JbFrame		frames[JB_PLAN_MAX_DEPTH];
 	JbFrame    *fr = NULL;
@@ -2160,10 +2161,17 @@ plan_write(JbPlan *plan, const char *text, size_t textlen,
 				continue;
 			case JBS_STRING:
 				sl = &slots[st->slot];
-				memcpy(d + len, text + sl->off, sl->len);
-				len += (int) sl->len;
+				if (sl->escaped)
+					vlen = (int) jstr_decode(text + sl->off,
+											 text + sl->off + sl->len,
+											 quoting, d + len);
+				else
+				{
+					memcpy(d + len, text + sl->off, sl->len);
+					vlen = (int) sl->len;
+				}
+				len += vlen;
 				meta = JENTRY_ISSTRING;
-				vlen = (int) sl->len;
 				break;
 			case JBS_NUMBER:
 				sl = &slots[st->slot];
@@ -2286,8 +2294,9 @@ layout_new(MemoryContext parent)
 }
 
 /*
- * unescape_quotes_copy: text[0 .. len), a text of an escaped shape (its
- * only escapes are backslash + '"'), with each of those as '"'; palloc'd,
+ * unescape_quotes_copy: text[0 .. len), a text an escaped shape matched
+ * (inside a JSON string), as the string holds it: its escapes decoded (the
+ * literals' are backslash + '"' only, the slots' any); palloc'd,
  * NUL-terminated.
  */
 static char *
@@ -2295,57 +2304,83 @@ unescape_quotes_copy(const char *text, size_t len)
 {
 	char	   *plain = palloc(len + 1);
 
-	plain[js_unescape_quotes(plain, text, len)] = '\0';
+	plain[jstr_decode(text, text + len, JS_PLAIN, plain)] = '\0';
 	return plain;
 }
 
 /*
+ * slot_text: the characters of slot sl of a text at base in quoting q
+ * (strings decoded; other tokens as they are), palloc'd; *len its length.
+ */
+static char *
+slot_text(const char *base, const JsSlot *sl, JsQuoting q, size_t *len)
+{
+	char	   *t = palloc(sl->len + 1);
+
+	if (sl->kind == JS_SLOT_STRING && sl->escaped)
+		*len = jstr_decode(base + sl->off, base + sl->off + sl->len, q, t);
+	else
+	{
+		memcpy(t, base + sl->off, sl->len);
+		*len = sl->len;
+	}
+	return t;
+}
+
+/*
  * layout_build_escaped: lay's escaped shape (see StatsLayout), from its
- * model text (valid, just matched into lay->slots), when the model is
- * printable ASCII and the escaped model's slots hold the same tokens in
- * the same order; in CurrentMemoryContext (lay->cxt).
+ * model text (valid, just matched into lay->slots) written as a JSON
+ * string holds it (dc_json_append_string_len's escapes), when its slots
+ * are the plain shape's: as many, of the same kinds, with the same
+ * characters; in CurrentMemoryContext (lay->cxt).
  */
 static void
 layout_build_escaped(StatsLayout *lay, const char *text, size_t len)
 {
 	FmtAllocator alloc = dc_fmt_allocator(lay->cxt);
-	char	   *esc;
-	size_t		elen = 0;
+	StringInfoData esc;
+	const char *body;
+	size_t		blen;
 	size_t		consumed;
 	JsSlot	   *eslots;
-	size_t		i;
 	int			k;
 
-	for (i = 0; i < len; i++)
-		if ((unsigned char) text[i] < 0x20 || (unsigned char) text[i] >= 0x7f ||
-			text[i] == '\\')
-			return;
-	esc = palloc(2 * len + 1);
-	for (i = 0; i < len; i++)
-	{
-		if (text[i] == '"')
-			esc[elen++] = '\\';
-		esc[elen++] = text[i];
-	}
+	initStringInfo(&esc);
+	dc_json_append_string_len(&esc, text, len);
+	body = esc.data + 1;		/* without the quotes */
+	blen = esc.len - 2;
 	eslots = palloc(sizeof(JsSlot) * Max(lay->shape.nslots, 1));
-	if (!js_build(&lay->eshape, esc, elen, JS_ESCAPED, &alloc) ||
+	if (!js_build(&lay->eshape, body, blen, JS_ESCAPED, &alloc) ||
 		lay->eshape.nslots != lay->shape.nslots ||
-		!js_match(&lay->eshape, esc, esc + elen, eslots, &consumed, NULL, NULL) ||
-		consumed != elen)
+		!js_match(&lay->eshape, body, body + blen, eslots, &consumed, NULL,
+				  NULL) ||
+		consumed != blen)
 	{
-		pfree(esc);
+		pfree(esc.data);
 		pfree(eslots);
 		return;
 	}
 	for (k = 0; k < lay->shape.nslots; k++)
-		if (eslots[k].kind != lay->slots[k].kind ||
-			eslots[k].len != lay->slots[k].len ||
-			memcmp(esc + eslots[k].off, text + lay->slots[k].off,
-				   eslots[k].len) != 0)
+	{
+		size_t		l1;
+		size_t		l2;
+		char	   *t1;
+		char	   *t2;
+		bool		same;
+
+		if (eslots[k].kind != lay->slots[k].kind)
 			break;
+		t1 = slot_text(body, &eslots[k], JS_ESCAPED, &l1);
+		t2 = slot_text(text, &lay->slots[k], JS_PLAIN, &l2);
+		same = l1 == l2 && memcmp(t1, t2, l1) == 0;
+		pfree(t1);
+		pfree(t2);
+		if (!same)
+			break;
+	}
 	lay->has_eshape = (k == lay->shape.nslots);
 	/* (the shape keeps its own copy of the model) */
-	pfree(esc);
+	pfree(esc.data);
 	pfree(eslots);
 }
 
@@ -2415,7 +2450,7 @@ layout_copy(const char *text, size_t len)
  * of another: values are separated by at least one literal byte).
  */
 static void
-layout_fill(StatsLayout *lay, char *copy, int first, int n)
+layout_fill(StatsLayout *lay, char *copy, int first, int n, JsQuoting quoting)
 {
 	int			i;
 
@@ -2425,6 +2460,23 @@ layout_fill(StatsLayout *lay, char *copy, int first, int n)
 		DjValue    *v = lay->leaf[i];
 
 		v->len = 0;
+		if (sl->kind == JS_SLOT_STRING && sl->escaped)
+		{
+			/* its characters, apart (the copy keeps the text's bytes) */
+			char	   *str = dc_arena_alloc_raw(dc_scratch_arena, sl->len + 1);
+
+			if (str == NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_OUT_OF_MEMORY),
+						errmsg("out of memory"));
+			v->type = DJ_STRING;
+			v->len = (uint32) jstr_decode(copy + sl->off,
+										  copy + sl->off + sl->len,
+										  quoting, str);
+			str[v->len] = '\0';
+			v->u.str = str;
+			continue;
+		}
 		switch (sl->kind)
 		{
 			case JS_SLOT_NUMBER:
@@ -2456,9 +2508,10 @@ layout_fill(StatsLayout *lay, char *copy, int first, int n)
  * values (layout_fill; in the scratch arena).
  */
 static DjValue *
-layout_tree(StatsLayout *lay, const char *text, size_t len)
+layout_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 {
-	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots);
+	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots,
+				escaped ? JS_ESCAPED : JS_PLAIN);
 	return &lay->root;
 }
 
@@ -2526,7 +2579,8 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 
 	for (k = 0; k < lay->peek_root.len; k++)
 	{
-		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k]);
+		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k],
+					escaped ? JS_ESCAPED : JS_PLAIN);
 		lay->peek_root.u.members[k].value =
 			lay->root.u.members[lay->peek_member[k]].value;
 	}
@@ -2643,14 +2697,16 @@ layout_write(StatsLayout *lay, const char *text, size_t len, bool escaped,
 
 	dc_scratch_prepare();
 	if (lay->has_plan && len <= JS_MAX_TEXT)
-		result = plan_write(&lay->plan, text, len, lay->slots);
+		result = plan_write(&lay->plan, text, len, lay->slots,
+							escaped ? JS_ESCAPED : JS_PLAIN);
 	dc_fastpath_note(DC_FP_JSONB_LAYOUT, result != NULL);
 	if (result == NULL)
-		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
+		result = scratch_tree_to_jsonb(layout_tree(lay, text, len, escaped),
+									   peek, arg);
 	else if (peek != NULL)
 		peek(arg, keys != NULL && layout_peek_prepare(lay, keys) ?
 			 layout_peek_tree(lay, text, len, escaped) :
-			 layout_tree(lay, text, len));
+			 layout_tree(lay, text, len, escaped));
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
 	return result;

@@ -20,6 +20,7 @@
 
 #include "common/fastpath.h"
 #include "format/djson_scan.h"
+#include "format/jstr.h"
 #include "log/fastline.h"
 
 /*
@@ -261,6 +262,22 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 #endif
 
 /*
+ * skip_string_general: fl_skip_string for a string the fast walk below
+ * did not take (non-ASCII characters, \u escapes of surrogate pairs):
+ * jstr_end judges it from its start, as djson would.
+ */
+static bool
+skip_string_general(const char **pp, const char *end)
+{
+	const char *close = jstr_end(*pp + 1, end, JS_PLAIN, NULL);
+
+	if (close == NULL)
+		return false;
+	*pp = close + 1;
+	return true;
+}
+
+/*
  * fl_skip_string: see fastline.h.
  */
 bool
@@ -280,7 +297,7 @@ fl_skip_string(const char **pp, const char *end)
 			*pp = (const char *) p;
 			return true;
 		case -1:
-			return false;
+			return skip_string_general(pp, end);
 		default:
 			break;
 	}
@@ -300,10 +317,8 @@ fl_skip_string(const char **pp, const char *end)
 			*pp = (const char *) p + 1;
 			return true;
 		}
-		if (c != '\\')
-			return false;		/* control or non-ASCII: let djson judge */
-		if ((n = escape_len(p, e)) == 0)
-			return false;
+		if (c != '\\' || (n = escape_len(p, e)) == 0)
+			return skip_string_general(pp, end);	/* control, non-ASCII, ... */
 		p += n;
 	}
 	return false;
@@ -550,7 +565,9 @@ fl_copy_plain(const unsigned char **pp, const unsigned char *e, char **op)
 }
 
 /*
- * fl_unescape_string: see fastline.h.
+ * fl_unescape_string: see fastline.h.  Plain bytes and two-character
+ * escapes here; a string with anything else (non-ASCII characters, \u
+ * escapes) is judged and decoded by jstr from its start.
  */
 bool
 fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
@@ -558,6 +575,7 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 	const unsigned char *p = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
 	char	   *o = buf;
+	const char *close;
 
 	for (;;)
 	{
@@ -572,14 +590,17 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 			*outlen = (int) (o - buf);
 			return true;
 		}
-		if (*p != '\\' || e - p < 2)
-			return false;		/* control or non-ASCII: let djson judge */
-		c = dj_escape_byte[p[1]];
-		if (c == 0)
-			return false;		/* \u escapes and invalid ones: djson */
+		if (*p != '\\' || e - p < 2 || (c = dj_escape_byte[p[1]]) == 0)
+			break;
 		*o++ = (char) c;
 		p += 2;
 	}
+	close = jstr_end(*pp + 1, end, JS_PLAIN, NULL);
+	if (close == NULL || close - (*pp + 1) > PG_INT32_MAX)
+		return false;
+	*outlen = (int) jstr_decode(*pp + 1, close, JS_PLAIN, buf);
+	*pp = close + 1;
+	return true;
 }
 
 /*
@@ -645,8 +666,7 @@ fl_skip_flat_strings(const char **pp, const char *end)
  *
  * What decode_file (src/actions.c) checks of an add or remove in
  * DELTA_DECODE_KEYS mode, and how fl_file_key stays inside it:
- *	path: required string, not empty (decoded here with the two-character
- *		escapes only; \u escapes and non-ASCII bytes are not provable);
+ *	path: required string, not empty (decoded as djson decodes it);
  *	partitionValues: required for add (not null), else optional; an object
  *		of strings, numbers, booleans or nulls;
  *	size: required for add, else optional; an integer >= 0;
@@ -756,15 +776,18 @@ take_string(const char **pp, const char *end, char **out, const char **s,
 #define DV_SIZE		0x08
 #define DV_CARD		0x10
 
-/* the deletionVector object at *pp into k (strings at *out) */
-static bool
-take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
+/*
+ * fl_deletion_vector: see fastline.h (the rules of decode_dv, as above).
+ */
+bool
+fl_deletion_vector(const char **pp, const char *end, FlDeletionVector *dv)
 {
 	const char *p = *pp;
 	unsigned	seen = 0;
 	bool		closed;
 	bool		empty;
 
+	memset(dv, 0, sizeof(*dv));
 	if (!fl_obj_open(&p, end, &empty) || empty)
 		return false;			/* required fields missing */
 	for (;;)
@@ -783,33 +806,53 @@ take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
 			FL_ONCE(DV_ST);
 			if (*p != '"' || !fl_plain_string(&p, end, &s, &len) || len != 1)
 				return false;
-			k->dv_storage_type = s[0];
+			dv->storage_type = s[0];
+			dv->at_storage_type = s;
 		}
 		else if (FL_KEY("pathOrInlineDv"))
 		{
+			const char *close;
+
 			FL_ONCE(DV_PATH);
-			if (!take_string(&p, end, out, &k->dv_path_or_inline, &len))
+			if (*p != '"')
 				return false;
+			if (fl_plain_string(&p, end, &dv->path, &dv->path_len))
+				dv->path_esc = false;
+			else
+			{
+				close = jstr_end(p + 1, end, JS_PLAIN, NULL);
+				if (close == NULL || close - p > PG_INT32_MAX)
+					return false;
+				dv->path = p + 1;
+				dv->path_len = (int) (close - dv->path);
+				dv->path_esc = true;
+				p = close + 1;
+			}
 		}
 		else if (FL_KEY("offset"))
 		{
 			FL_ONCE(DV_OFFSET);
+			dv->at_offset = p;
 			if (!opt_int(&p, end, 0, PG_INT32_MAX, &has, &v))
 				return false;
-			k->dv_has_offset = has;
-			k->dv_offset = has ? (int32) v : 0;
+			dv->has_offset = has;
+			dv->offset = has ? (int32) v : 0;
 		}
 		else if (FL_KEY("sizeInBytes"))
 		{
 			FL_ONCE(DV_SIZE);
+			dv->at_size = p;
 			if (!opt_int(&p, end, 0, PG_INT32_MAX, &has, &v) || !has)
 				return false;
+			dv->size_in_bytes = (int32) v;
 		}
 		else if (FL_KEY("cardinality"))
 		{
 			FL_ONCE(DV_CARD);
+			dv->at_cardinality = p;
 			if (!opt_int(&p, end, 0, PG_INT64_MAX, &has, &v) || !has)
 				return false;
+			dv->cardinality = v;
 		}
 		else if (!fl_skip_value(&p, end, 3))
 			return false;
@@ -821,8 +864,30 @@ take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
 	if ((seen & (DV_ST | DV_PATH | DV_SIZE | DV_CARD)) !=
 		(DV_ST | DV_PATH | DV_SIZE | DV_CARD))
 		return false;
-	k->has_dv = true;
 	*pp = p;
+	return true;
+}
+
+/* the deletionVector object at *pp into k (its path decoded at *out) */
+static bool
+take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
+{
+	FlDeletionVector dv;
+
+	if (!fl_deletion_vector(pp, end, &dv))
+		return false;
+	if (dv.path_esc)
+		dv.path_len = (int) jstr_decode(dv.path, dv.path + dv.path_len,
+										JS_PLAIN, *out);
+	else
+		memcpy(*out, dv.path, dv.path_len);
+	(*out)[dv.path_len] = '\0';
+	k->dv_path_or_inline = *out;
+	*out += dv.path_len + 1;
+	k->dv_storage_type = dv.storage_type;
+	k->dv_has_offset = dv.has_offset;
+	k->dv_offset = dv.offset;
+	k->has_dv = true;
 	return true;
 }
 
