@@ -1687,9 +1687,21 @@ dc_json_parse_fast(DcArena *arena, const char *text, size_t len, DjValue *out,
 static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
-/* the layout of the last statistics text (dc_json_stats_to_jsonb_keys) */
+/*
+ * The layouts of the last few statistics texts (dc_json_stats_to_jsonb_keys),
+ * the one matched last first; a layout made from a text none matched goes
+ * last, replacing the last one when all places are taken, so that a layout
+ * seen once displaces none that repeats.  Writers mix a few layouts
+ * (nullCount first or last, a column's min and max missing on some files).
+ */
 typedef struct StatsLayout StatsLayout;
-static StatsLayout *dc_stats_layout = NULL;
+
+#define DC_STATS_LAYOUTS 8
+
+static StatsLayout *dc_stats_layouts[DC_STATS_LAYOUTS];
+static int	dc_n_stats_layouts = 0;
+static int	dc_stats_layout_misses = 0;	/* texts in a row none matched */
+static StatsLayout *dc_escaped_layout = NULL;	/* the escaped match's */
 
 /*
  * dc_layout_seq counts the matches into a layout's slots and the layouts
@@ -1711,7 +1723,8 @@ dc_json_scratch_forget(void)
 {
 	dc_scratch_arena = NULL;
 	dc_scratch_cxt = NULL;
-	dc_stats_layout = NULL;
+	dc_n_stats_layouts = 0;
+	dc_escaped_layout = NULL;
 	dc_escaped_text = NULL;
 }
 
@@ -1861,7 +1874,6 @@ struct StatsLayout
 	int		   *peek_member;	/* [peek_root.len]: index in root */
 	int		   *peek_first;		/* [peek_root.len]: first slot */
 	int		   *peek_nslots;	/* [peek_root.len]: number of slots */
-	int			misses;			/* texts in a row that did not match */
 
 	/*
 	 * The same layout as the text appears inside a JSON string (each '"'
@@ -2627,6 +2639,43 @@ static void assert_same_jsonb(const Jsonb *result, const char *text,
 							  size_t len);
 #endif
 
+/* move layout i to the front of the list (the one matched last) */
+static inline StatsLayout *
+layout_to_front(int i)
+{
+	StatsLayout *lay = dc_stats_layouts[i];
+
+	if (i > 0)
+	{
+		memmove(&dc_stats_layouts[1], &dc_stats_layouts[0],
+				sizeof(StatsLayout *) * i);
+		dc_stats_layouts[0] = lay;
+	}
+	return lay;
+}
+
+/*
+ * layout_learn: remember the layout of text (valid; its jsonb was just
+ * made the general way) when it fits one, last in the list.
+ */
+static void
+layout_learn(const char *text, size_t len)
+{
+	/* (built under the current context, which an ERROR leaves it to) */
+	StatsLayout *fresh = layout_new(CurrentMemoryContext);
+
+	layout_build(fresh, text, len);
+	if (!fresh->valid)
+	{
+		MemoryContextDelete(fresh->cxt);
+		return;
+	}
+	MemoryContextSetParent(fresh->cxt, TopMemoryContext);
+	if (dc_n_stats_layouts == DC_STATS_LAYOUTS)
+		MemoryContextDelete(dc_stats_layouts[--dc_n_stats_layouts]->cxt);
+	dc_stats_layouts[dc_n_stats_layouts++] = fresh;
+}
+
 /*
  * dc_json_stats_to_jsonb_keys: see json_util.h.
  */
@@ -2636,45 +2685,40 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 							void (*peek) (void *arg, const DjValue *v),
 							void *arg)
 {
-	StatsLayout *lay;
+	StatsLayout *lay = NULL;
 	Jsonb	   *result = NULL;
 	size_t		consumed;
+	int			i;
 
-	if (dc_stats_layout == NULL)
-		dc_stats_layout = layout_new(TopMemoryContext);
-	lay = dc_stats_layout;
 	dc_layout_seq++;
-	if (!lay->valid ||
-		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
-				  NULL) || consumed != len)
+	for (i = 0; i < dc_n_stats_layouts; i++)
+	{
+		lay = dc_stats_layouts[i];
+		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
+					 NULL, NULL) && consumed == len)
+			break;
+	}
+	if (i == dc_n_stats_layouts)
 	{
 		/*
 		 * Another layout: parsed, and remembered in its turn, but only when
-		 * it can be (a text no shape takes leaves the current layout be).
+		 * it can be (a text no shape takes leaves the layouts be), after
+		 * each of the first few misses in a row, then every 64th.
 		 */
 		dc_fastpath_note(DC_FP_JSONB_LAYOUT, false);
 		result = dc_json_text_to_jsonb_ext(text, len, peek, arg);
-		lay->misses++;
+		dc_stats_layout_misses++;
 		if (result != NULL &&
-			(lay->misses <= STATS_LAYOUT_EAGER_MISSES ||
-			 lay->misses % STATS_LAYOUT_RETRY_EVERY == 0))
+			(dc_stats_layout_misses <= STATS_LAYOUT_EAGER_MISSES ||
+			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0))
 		{
-			/* (built under the current one, which an ERROR leaves it to) */
-			StatsLayout *fresh = layout_new(lay->cxt);
-
-			layout_build(fresh, text, len);
-			if (fresh->valid)
-			{
-				fresh->misses = lay->misses;
-				MemoryContextSetParent(fresh->cxt, TopMemoryContext);
-				dc_stats_layout = fresh;
-				fresh = lay;
-			}
-			MemoryContextDelete(fresh->cxt);
+			dc_layout_seq++;
+			layout_learn(text, len);
 		}
 		return result;
 	}
-	lay->misses = 0;
+	dc_stats_layout_misses = 0;
+	lay = layout_to_front(i);
 	result = layout_write(lay, text, len, false, keys, peek, arg);
 #ifdef USE_ASSERT_CHECKING
 	assert_same_jsonb(result, text, len);
@@ -2732,17 +2776,25 @@ assert_same_jsonb(const Jsonb *result, const char *text, size_t len)
 bool
 dc_json_stats_match_escaped(const char *p, const char *end, const char **after)
 {
-	StatsLayout *lay = dc_stats_layout;
-	size_t		consumed;
+	StatsLayout *lay = NULL;
+	size_t		consumed = 0;
+	int			i;
 
-	if (lay == NULL || !lay->valid || !lay->has_eshape || p >= end ||
-		*p != '"')
+	if (p >= end || *p != '"')
 		return false;
 	p++;
 	dc_layout_seq++;
-	if (!js_match(&lay->eshape, p, end, lay->slots, &consumed, NULL, NULL) ||
-		(size_t) (end - p) <= consumed || p[consumed] != '"')
+	for (i = 0; i < dc_n_stats_layouts; i++)
+	{
+		lay = dc_stats_layouts[i];
+		if (lay->has_eshape &&
+			js_match(&lay->eshape, p, end, lay->slots, &consumed, NULL, NULL) &&
+			(size_t) (end - p) > consumed && p[consumed] == '"')
+			break;
+	}
+	if (i == dc_n_stats_layouts)
 		return false;
+	dc_escaped_layout = layout_to_front(i);
 	dc_escaped_text = p;
 	dc_escaped_len = consumed;
 	dc_escaped_seq = dc_layout_seq;
@@ -2778,7 +2830,7 @@ dc_json_stats_escaped_to_jsonb(const char *text, const char *const *keys,
 							   void (*peek) (void *arg, const DjValue *v),
 							   void *arg)
 {
-	StatsLayout *lay = dc_stats_layout;
+	StatsLayout *lay = dc_escaped_layout;
 	Jsonb	   *result;
 
 	if (text != dc_escaped_text || dc_layout_seq != dc_escaped_seq)
