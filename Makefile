@@ -40,7 +40,7 @@ CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
-	src/funcs/funcs_replay.o src/funcs/funcs_fastpath.o \
+	src/funcs/funcs_replay.o src/funcs/funcs_fastpath.o src/funcs/snapshot_scan.o \
 	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
@@ -78,6 +78,7 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql sql/deltacc--1.0--1.1.sql
 REGRESS_FOUNDATION = extension extension_upgrade log_reader actions bad_input privileges conformance
 REGRESS_FOUNDATION += replay_fastpath
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
+REGRESS_FORMAT += snapshot_scan
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete

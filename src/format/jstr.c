@@ -244,11 +244,28 @@ jstr_end(const char *p, const char *end, JsQuoting q, bool *simple)
 	s = run;
 	for (;;)
 	{
-		r = q == JS_PLAIN ? outer_char(&s, e, &cp) : inner_char(&s, e, &cp);
-		if (r == JSTR_QUOTE)
-			return (const char *) s;
-		if (r != JSTR_CHAR)
-			return NULL;
+		/* UTF-8 and two-character escapes here, the rest character-wise */
+		if (s < e && *s >= 0x80)
+		{
+			int			l = dj_utf8_seq_len(s, (size_t) (e - s));
+
+			if (l == 0)
+				return NULL;
+			s += l;
+		}
+		else if (q == JS_PLAIN && e - s >= 2 && s[0] == '\\' && s[1] != 'u' &&
+				 dj_escape_byte[s[1]] != 0)
+			s += 2;
+		else if (q == JS_ESCAPED && e - s >= 2 && s[0] == '\\' && s[1] == '"')
+			return (const char *) s;	/* the inner string's closing quote */
+		else
+		{
+			r = q == JS_PLAIN ? outer_char(&s, e, &cp) : inner_char(&s, e, &cp);
+			if (r == JSTR_QUOTE)
+				return (const char *) s;
+			if (r != JSTR_CHAR)
+				return NULL;
+		}
 		s = dj_plain_span(s, e);
 	}
 }
@@ -303,6 +320,22 @@ jstr_decode(const char *p, const char *close, JsQuoting q, char *out)
 		s = run;
 		if (s >= e)
 			break;
+		if (*s >= 0x80)
+		{
+			/* (valid: accepted) */
+			int			l = dj_utf8_seq_len(s, (size_t) (e - s));
+
+			memcpy(o, s, l);
+			o += l;
+			s += l;
+			continue;
+		}
+		if (q == JS_PLAIN && s[0] == '\\' && e - s >= 2 && s[1] != 'u')
+		{
+			*o++ = (char) dj_escape_byte[s[1]];
+			s += 2;
+			continue;
+		}
 		/* (accepted: every character decodes, and ends before close) */
 		r = q == JS_PLAIN ? outer_char(&s, e, &cp) : inner_char(&s, e, &cp);
 		if (r != JSTR_CHAR)

@@ -104,8 +104,14 @@ walk_flagged(const unsigned char *p, uint32 m, int width,
 			*pp = q + 1;
 			return 1;
 		}
-		if (*q != '\\' || (n = escape_len(q, e)) == 0)
-			return -1;			/* control, non-ASCII, not in the subset */
+		if (*q >= 0x80)
+		{
+			/* a UTF-8 sequence, as djson validates it */
+			if ((n = dj_utf8_seq_len(q, (size_t) (e - q))) == 0)
+				return -1;
+		}
+		else if (*q != '\\' || (n = escape_len(q, e)) == 0)
+			return -1;			/* control, an escape jstr judges */
 		q += n;
 		if (q - p >= width)
 		{
@@ -144,6 +150,8 @@ simple_escapes(const unsigned char *p, uint32 m, uint32 b, uint32 esc,
 		*next = p + width + (b >> (width - 1));
 		return 2;
 	}
+	if (p[pg_rightmost_one_pos32(rest)] >= 0x80)
+		return 0;				/* UTF-8: walk_flagged validates it */
 	if (p[pg_rightmost_one_pos32(rest)] != '"')
 		return -1;
 	*pp = p + pg_rightmost_one_pos32(rest) + 1;
@@ -317,8 +325,13 @@ fl_skip_string(const char **pp, const char *end)
 			*pp = (const char *) p + 1;
 			return true;
 		}
-		if (c != '\\' || (n = escape_len(p, e)) == 0)
-			return skip_string_general(pp, end);	/* control, non-ASCII, ... */
+		if (c >= 0x80)
+		{
+			if ((n = dj_utf8_seq_len(p, (size_t) (e - p))) == 0)
+				return false;	/* invalid UTF-8 */
+		}
+		else if (c != '\\' || (n = escape_len(p, e)) == 0)
+			return skip_string_general(pp, end);	/* control, \u pairs, ... */
 		p += n;
 	}
 	return false;
