@@ -15,6 +15,7 @@
 
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "common/hashfn.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -1697,11 +1698,15 @@ static MemoryContext dc_scratch_cxt = NULL;
 typedef struct StatsLayout StatsLayout;
 
 #define DC_STATS_LAYOUTS 8
+#define STATS_LAYOUT_EXACT_TRIES 3	/* layouts a text is matched byte for
+										 * byte against (then by its keys) */
+#define STATS_LAYOUT_ESCAPED_TRIES 4	/* layouts a line's text is tried on */
 
 static StatsLayout *dc_stats_layouts[DC_STATS_LAYOUTS];
 static int	dc_n_stats_layouts = 0;
 static int	dc_stats_layout_misses = 0;	/* texts in a row none matched */
 static StatsLayout *dc_escaped_layout = NULL;	/* the escaped match's */
+static StatsLayout *dc_keyed_layout = NULL;	/* keyed matches try this one */
 
 /*
  * dc_layout_seq counts the matches into a layout's slots and the layouts
@@ -1725,6 +1730,7 @@ dc_json_scratch_forget(void)
 	dc_scratch_cxt = NULL;
 	dc_n_stats_layouts = 0;
 	dc_escaped_layout = NULL;
+	dc_keyed_layout = NULL;
 	dc_escaped_text = NULL;
 }
 
@@ -1857,6 +1863,28 @@ typedef struct JbPlan
 	int			out_size;
 } JbPlan;
 
+/*
+ * A layout's model as a tree of its containers' keys, for texts whose
+ * objects hold the model's members in another order (delta-rs writes the
+ * statistics columns in a new order on every file): each scalar leaf
+ * knows its slot (in the model's text order, as js_match numbers them),
+ * each object its keys, so that a text walked in its own order can put
+ * each value in the slot the model's value of that key has.  Built only
+ * for a model whose objects have no duplicate key and at most
+ * KEYED_MAX_MEMBERS members.
+ */
+typedef struct KeyedNode
+{
+	DjType		type;			/* DJ_OBJECT, DJ_ARRAY or a scalar's */
+	int			slot;			/* scalars: its slot */
+	uint32		n;				/* containers: members / items */
+	const char **keys;			/* objects: [n], the model's order */
+	uint32	   *keylens;
+	struct KeyedNode *children; /* [n] */
+} KeyedNode;
+
+#define KEYED_MAX_MEMBERS 1024
+
 struct StatsLayout
 {
 	MemoryContext cxt;			/* owns everything below; reset per build */
@@ -1867,6 +1895,8 @@ struct StatsLayout
 	JsSlot	   *slots;			/* [shape.nslots] */
 	bool		has_plan;		/* plan is usable */
 	JbPlan		plan;
+	KeyedNode  *keyed;			/* the model for texts of its keys in any
+								 * order (layout_keyed_match), or NULL */
 	/* a keyed peek's tree (layout_peek_prepare) */
 	const char *const *peek_keys;	/* the keys it was made for, or NULL */
 	bool		peek_ok;		/* it can be made */
@@ -2397,6 +2427,262 @@ layout_build_escaped(StatsLayout *lay, const char *text, size_t len)
 }
 
 /*
+ * keyed_build: the KeyedNode of model value v whose first scalar is slot
+ * *slot (advanced past its scalars), in CurrentMemoryContext (the
+ * layout's); false when the model cannot have one (a duplicate key, too
+ * many members, nesting beyond JB_PLAN_MAX_DEPTH).
+ */
+static bool
+keyed_build(const DjValue *v, KeyedNode *node, int *slot, int depth)
+{
+	uint32		i,
+				j;
+
+	node->type = v->type;
+	node->n = 0;
+	if (v->type != DJ_OBJECT && v->type != DJ_ARRAY)
+	{
+		node->slot = (*slot)++;
+		return true;
+	}
+	if (depth >= JB_PLAN_MAX_DEPTH || v->len > KEYED_MAX_MEMBERS)
+		return false;
+	node->n = v->len;
+	node->children = palloc0(sizeof(KeyedNode) * Max(v->len, 1));
+	if (v->type == DJ_OBJECT)
+	{
+		node->keys = palloc(sizeof(char *) * Max(v->len, 1));
+		node->keylens = palloc(sizeof(uint32) * Max(v->len, 1));
+	}
+	for (i = 0; i < v->len; i++)
+	{
+		const DjValue *c = v->type == DJ_OBJECT ? &v->u.members[i].value :
+			&v->u.items[i];
+
+		if (v->type == DJ_OBJECT)
+		{
+			const DjMember *m = &v->u.members[i];
+
+			for (j = 0; j < i; j++)
+				if (node->keylens[j] == m->keylen &&
+					memcmp(node->keys[j], m->key, m->keylen) == 0)
+					return false;	/* a duplicate key: the last one counts */
+			node->keys[i] = m->key;
+			node->keylens[i] = m->keylen;
+		}
+		if (!keyed_build(c, &node->children[i], slot, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* A text being walked by layout_keyed_match. */
+typedef struct KeyedScan
+{
+	const char *start;			/* the text */
+	const char *p;
+	const char *end;
+	JsSlot	   *slots;			/* the layout's, filled in model order */
+} KeyedScan;
+
+static bool keyed_value(KeyedScan *ks, const KeyedNode *node);
+
+/* the plain string at ks->p (a key): its bytes, ks->p past it */
+static inline bool
+keyed_key(KeyedScan *ks, const char **key, uint32 *len)
+{
+	const char *q;
+
+	if (ks->p >= ks->end || *ks->p != '"')
+		return false;
+	q = (const char *) dj_plain_span((const unsigned char *) ks->p + 1,
+									 (const unsigned char *) ks->end);
+	if (q >= ks->end || *q != '"')
+		return false;			/* escapes: not the model's literal key */
+	*key = ks->p + 1;
+	*len = (uint32) (q - *key);
+	ks->p = q + 1;
+	return true;
+}
+
+/* skip white space, then the byte c; false when it is not there */
+static inline bool
+keyed_byte(KeyedScan *ks, char c)
+{
+	ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+									  (const unsigned char *) ks->end);
+	if (ks->p >= ks->end || *ks->p != c)
+		return false;
+	ks->p++;
+	return true;
+}
+
+/*
+ * keyed_container: the object or array at ks->p (its opening byte
+ * consumed) against node: every member once, none the model lacks.
+ */
+static bool
+keyed_container(KeyedScan *ks, const KeyedNode *node)
+{
+	bool		seen[KEYED_MAX_MEMBERS];
+	char		close = node->type == DJ_OBJECT ? '}' : ']';
+	uint32		count = 0;
+	uint32		k = 0;
+
+	if (node->type == DJ_OBJECT)
+		memset(seen, 0, node->n);
+	ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+									  (const unsigned char *) ks->end);
+	if (ks->p < ks->end && *ks->p == close)
+	{
+		ks->p++;
+		return node->n == 0;
+	}
+	for (;;)
+	{
+		if (node->type == DJ_OBJECT)
+		{
+			const char *key;
+			uint32		len;
+			uint32		i;
+
+			ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+											  (const unsigned char *) ks->end);
+			if (!keyed_key(ks, &key, &len) || !keyed_byte(ks, ':'))
+				return false;
+			/* the model's member of that key: first where the text has it */
+			if (count < node->n && node->keylens[count] == len &&
+				memcmp(node->keys[count], key, len) == 0)
+				k = count;
+			else
+			{
+				for (i = 0; i < node->n; i++)
+					if (node->keylens[i] == len &&
+						memcmp(node->keys[i], key, len) == 0)
+						break;
+				if (i == node->n)
+					return false;
+				k = i;
+			}
+			if (seen[k])
+				return false;	/* a duplicate key in the text */
+			seen[k] = true;
+		}
+		else
+		{
+			if (count >= node->n)
+				return false;
+			k = count;
+		}
+		if (!keyed_value(ks, &node->children[k]))
+			return false;
+		count++;
+		ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+										  (const unsigned char *) ks->end);
+		if (ks->p >= ks->end)
+			return false;
+		if (*ks->p == ',')
+		{
+			ks->p++;
+			continue;
+		}
+		if (*ks->p != close)
+			return false;
+		ks->p++;
+		return count == node->n;
+	}
+}
+
+/* the value at ks->p (white space first) against node */
+static bool
+keyed_value(KeyedScan *ks, const KeyedNode *node)
+{
+	JsSlot	   *sl;
+	const char *q;
+
+	CHECK_FOR_INTERRUPTS();
+	ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+									  (const unsigned char *) ks->end);
+	if (ks->p >= ks->end)
+		return false;
+	if (node->type == DJ_OBJECT || node->type == DJ_ARRAY)
+	{
+		if (*ks->p != (node->type == DJ_OBJECT ? '{' : '['))
+			return false;
+		ks->p++;
+		return keyed_container(ks, node);
+	}
+	sl = &ks->slots[node->slot];
+	sl->escaped = false;
+	switch (node->type)
+	{
+		case DJ_NUMBER:
+			q = dj_number_end(ks->p, ks->end);
+			if (q == NULL || q - ks->p > JS_MAX_NUMBER)
+				return false;
+			sl->kind = JS_SLOT_NUMBER;
+			break;
+		case DJ_STRING:
+			{
+				bool		simple;
+
+				if (*ks->p != '"')
+					return false;
+				q = jstr_end(ks->p + 1, ks->end, JS_PLAIN, &simple);
+				if (q == NULL)
+					return false;
+				sl->kind = JS_SLOT_STRING;
+				sl->escaped = !simple;
+				sl->off = ks->p + 1 - ks->start;
+				sl->len = q - (ks->p + 1);
+				ks->p = q + 1;
+				return true;
+			}
+		default:
+			/* a word: whichever the text has (as a word slot takes) */
+			if (ks->end - ks->p >= 4 && memcmp(ks->p, "true", 4) == 0)
+				sl->kind = JS_SLOT_TRUE;
+			else if (ks->end - ks->p >= 5 && memcmp(ks->p, "false", 5) == 0)
+				sl->kind = JS_SLOT_FALSE;
+			else if (ks->end - ks->p >= 4 && memcmp(ks->p, "null", 4) == 0)
+				sl->kind = JS_SLOT_NULL;
+			else
+				return false;
+			q = ks->p + (sl->kind == JS_SLOT_FALSE ? 5 : 4);
+			break;
+	}
+	sl->off = ks->p - ks->start;
+	sl->len = q - ks->p;
+	ks->p = q;
+	return true;
+}
+
+/*
+ * layout_keyed_match: text[0 .. len) is valid JSON of lay's model but for
+ * the order of its objects' members (the same keys, each once, every value
+ * of its model value's kind, arrays item for item): lay->slots then hold
+ * its values in the model's slot order, which lay's plan and tree take
+ * whatever order the text has them in.
+ */
+static bool
+layout_keyed_match(StatsLayout *lay, const char *text, size_t len)
+{
+	KeyedScan	ks;
+
+	if (lay->keyed == NULL || !lay->has_plan)
+		return false;
+	ks.start = text;
+	ks.p = text;
+	ks.end = text + len;
+	ks.slots = lay->slots;
+	if (!keyed_value(&ks, lay->keyed))
+		return false;
+	return dj_skip_ws((const unsigned char *) ks.p,
+					  (const unsigned char *) ks.end) ==
+		(const unsigned char *) ks.end;
+}
+
+/*
  * layout_build: make lay (new from layout_new) the layout of text (valid
  * JSON): its shape, its tree, which leaf each slot fills, and its jsonb
  * plan, all in lay->cxt.  lay stays invalid when the text does not fit a
@@ -2434,6 +2720,13 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 	old = MemoryContextSwitchTo(lay->cxt);
 	plan_build(lay);
 	layout_build_escaped(lay, text, len);
+	{
+		KeyedNode  *keyed = palloc0(sizeof(KeyedNode));
+		int			slot = 0;
+
+		if (keyed_build(&lay->root, keyed, &slot, 0) && slot == n)
+			lay->keyed = keyed;
+	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -2617,12 +2910,11 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
 		for (k = 0; k < lay->peek_root.len; k++)
 		{
+			/* (by key: a keyed match's text has its members in any order) */
 			const DjMember *a = &lay->peek_root.u.members[k];
-			const DjMember *b = &ref.u.members[lay->peek_member[k]];
+			const DjValue *b = dj_get(&ref, a->key);
 
-			Assert(a->keylen == b->keylen &&
-				   memcmp(a->key, b->key, a->keylen) == 0 &&
-				   dj_equal(&a->value, &b->value));
+			Assert(b != NULL && dj_equal(&a->value, b));
 		}
 		MemoryContextDelete(cxt);
 	}
@@ -2672,8 +2964,59 @@ layout_learn(const char *text, size_t len)
 	}
 	MemoryContextSetParent(fresh->cxt, TopMemoryContext);
 	if (dc_n_stats_layouts == DC_STATS_LAYOUTS)
-		MemoryContextDelete(dc_stats_layouts[--dc_n_stats_layouts]->cxt);
+	{
+		StatsLayout *old = dc_stats_layouts[--dc_n_stats_layouts];
+
+		if (old == dc_keyed_layout)
+			dc_keyed_layout = NULL;
+		MemoryContextDelete(old->cxt);
+	}
 	dc_stats_layouts[dc_n_stats_layouts++] = fresh;
+	/* the next text of a writer that reorders its keys is keyed to it */
+	dc_keyed_layout = fresh;
+}
+
+/*
+ * layout_find: the index of the layout text[0 .. len) matches (its values
+ * then in that layout's slots), or dc_n_stats_layouts.  First byte for
+ * byte against the layouts matched last; then by its keys: a writer that
+ * orders them anew on every file (delta-rs) has its texts keyed-matched
+ * to the layout the last such text matched or was made into, whatever
+ * other layouts come in between; then byte for byte against the rest.
+ */
+static int
+layout_find(const char *text, size_t len)
+{
+	int			n = dc_n_stats_layouts;
+	int			first = Min(n, STATS_LAYOUT_EXACT_TRIES);
+	size_t		consumed;
+	int			i;
+
+	for (i = 0; i < first; i++)
+	{
+		StatsLayout *lay = dc_stats_layouts[i];
+
+		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
+					 NULL, NULL) && consumed == len)
+			return i;
+	}
+	if (dc_keyed_layout != NULL)
+		for (i = 0; i < n; i++)
+			if (dc_stats_layouts[i] == dc_keyed_layout)
+			{
+				if (layout_keyed_match(dc_keyed_layout, text, len))
+					return i;
+				break;
+			}
+	for (i = first; i < n; i++)
+	{
+		StatsLayout *lay = dc_stats_layouts[i];
+
+		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
+					 NULL, NULL) && consumed == len)
+			return i;
+	}
+	return n;
 }
 
 /*
@@ -2687,17 +3030,10 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 {
 	StatsLayout *lay = NULL;
 	Jsonb	   *result = NULL;
-	size_t		consumed;
 	int			i;
 
 	dc_layout_seq++;
-	for (i = 0; i < dc_n_stats_layouts; i++)
-	{
-		lay = dc_stats_layouts[i];
-		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
-					 NULL, NULL) && consumed == len)
-			break;
-	}
+	i = layout_find(text, len);
 	if (i == dc_n_stats_layouts)
 	{
 		/*
@@ -2784,7 +3120,7 @@ dc_json_stats_match_escaped(const char *p, const char *end, const char **after)
 		return false;
 	p++;
 	dc_layout_seq++;
-	for (i = 0; i < dc_n_stats_layouts; i++)
+	for (i = 0; i < Min(dc_n_stats_layouts, STATS_LAYOUT_ESCAPED_TRIES); i++)
 	{
 		lay = dc_stats_layouts[i];
 		if (lay->has_eshape &&
@@ -2792,7 +3128,7 @@ dc_json_stats_match_escaped(const char *p, const char *end, const char **after)
 			(size_t) (end - p) > consumed && p[consumed] == '"')
 			break;
 	}
-	if (i == dc_n_stats_layouts)
+	if (i == Min(dc_n_stats_layouts, STATS_LAYOUT_ESCAPED_TRIES))
 		return false;
 	dc_escaped_layout = layout_to_front(i);
 	dc_escaped_text = p;

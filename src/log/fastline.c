@@ -578,9 +578,9 @@ fl_copy_plain(const unsigned char **pp, const unsigned char *e, char **op)
 }
 
 /*
- * fl_unescape_string: see fastline.h.  Plain bytes and two-character
- * escapes here; a string with anything else (non-ASCII characters, \u
- * escapes) is judged and decoded by jstr from its start.
+ * fl_unescape_string: see fastline.h.  Plain bytes, UTF-8 and
+ * two-character escapes here; a string with anything else (\u escapes,
+ * control bytes) is judged and decoded by jstr from its start.
  */
 bool
 fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
@@ -602,6 +602,18 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 			*pp = (const char *) p + 1;
 			*outlen = (int) (o - buf);
 			return true;
+		}
+		if (*p >= 0x80)
+		{
+			/* a UTF-8 sequence, as djson validates it */
+			int			n = dj_utf8_seq_len(p, (size_t) (e - p));
+
+			if (n == 0)
+				return false;
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+			continue;
 		}
 		if (*p != '\\' || e - p < 2 || (c = dj_escape_byte[p[1]]) == 0)
 			break;
