@@ -73,6 +73,10 @@ SELECT d AS fixture, pg_temp.both_plans(:'abs_srcdir' || '/data/line_shapes/' ||
   FROM pg_ls_dir(:'abs_srcdir' || '/data/line_shapes') AS d
  WHERE d <> 'generate.py'
  ORDER BY 1;
+SELECT d AS fixture, pg_temp.both_plans(:'abs_srcdir' || '/data/fastpath/' || d) AS outcome
+  FROM pg_ls_dir(:'abs_srcdir' || '/data/fastpath') AS d
+ WHERE d <> 'generate.py'
+ ORDER BY 1;
 
 \if :have_tables
 -- every real table: the same rows (or the same error) both ways
