@@ -15,7 +15,6 @@
 
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
-#include "common/hashfn.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"

@@ -161,7 +161,8 @@ snapshot_scan_inval(Datum arg, int cacheid, uint32 hashvalue)
 
 /*
  * is_snapshot_files: funcid is a C function whose entry point is
- * deltacc_snapshot_files (looked up as a call of it would be).
+ * deltacc_snapshot_files (looked up as a call of it would be, once its
+ * symbol's name says so).
  */
 static bool
 is_snapshot_files(Oid funcid)
@@ -178,6 +179,17 @@ is_snapshot_files(Oid funcid)
 	if (!HeapTupleIsValid(tup))
 		return false;
 	lang = ((Form_pg_proc) GETSTRUCT(tup))->prolang;
+	if (lang == ClanguageId)
+	{
+		/* (its symbol's name first: no other library is loaded here) */
+		bool		isnull;
+		Datum		src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc,
+										  &isnull);
+
+		if (isnull || strcmp(TextDatumGetCString(src),
+							 "deltacc_snapshot_files") != 0)
+			lang = InvalidOid;
+	}
 	ReleaseSysCache(tup);
 	if (lang != ClanguageId)
 	{
