@@ -14,6 +14,7 @@ FORMAT_OBJS = \
 	src/format/fmt_arena.o \
 	src/format/djson.o \
 	src/format/jshape.o \
+	src/format/jstr.o \
 	src/format/z85.o \
 	src/format/roaring.o \
 	src/format/dvfile.o \
@@ -28,7 +29,8 @@ FORMAT_OBJS = \
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it
 # (scripts/lint.py checks it).
-COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o
+COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o \
+	src/common/fastpath.o
 STORAGE_OBJS = src/storage/storage_options.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
 STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
@@ -41,7 +43,8 @@ CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
-	src/funcs/funcs_replay.o src/funcs/funcs_storage.o \
+	src/funcs/funcs_replay.o src/funcs/funcs_storage.o src/funcs/funcs_fastpath.o \
+	src/funcs/snapshot_scan.o \
 	src/funcs/deltacc.o
 
 OBJS = $(FORMAT_OBJS) $(COMMON_OBJS) $(STORAGE_OBJS) $(LOG_OBJS) $(STATS_OBJS) $(ROWS_OBJS) \
@@ -56,6 +59,7 @@ SQL_PARTS = \
 	sql/parts/15_scan.sql \
 	sql/parts/20_conflict.sql \
 	sql/parts/25_snapshot_cache.sql \
+	sql/parts/26_fastpath.sql \
 	sql/parts/30_dv.sql \
 	sql/parts/40_rows.sql \
 	sql/parts/50_catalog.sql \
@@ -68,8 +72,8 @@ SQL_PARTS = \
 # as the commit coordinator's sql/parts/50_catalog.sql) is appended here as
 # well, so that ALTER EXTENSION deltacc UPDATE gives what CREATE EXTENSION
 # gives (test/sql/extension_upgrade.sql compares the two).
-UPGRADE_1_1_PARTS = sql/parts/25_snapshot_cache.sql sql/parts/50_catalog.sql \
-	sql/parts/60_replay.sql \
+UPGRADE_1_1_PARTS = sql/parts/25_snapshot_cache.sql sql/parts/26_fastpath.sql \
+	sql/parts/50_catalog.sql sql/parts/60_replay.sql \
 	sql/parts/70_storage.sql
 
 # Install scripts of released versions are frozen: sql/deltacc--1.0.sql is
@@ -81,8 +85,10 @@ DATA_built = sql/deltacc--$(EXTVERSION).sql sql/deltacc--1.0--1.1.sql
 REGRESS_FOUNDATION = extension extension_upgrade log_reader actions bad_input privileges conformance
 REGRESS_FOUNDATION += replay_fastpath storage_options
 REGRESS_FORMAT = deletion_vectors checkpoints read_rows golden_rows checkpoint_fallback checkpoint_direct lazy_reread unescape_blocks
+REGRESS_FORMAT += snapshot_scan
 REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_scenarios conflict_seed conflict_real commit_cache readset_cache stats_fastpath stats_shapes stats_jsonb
 REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan snapshot_cache
+REGRESS_CHECKER += fastpath_counters
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_CATALOG = catalog catalog_safety
 REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property

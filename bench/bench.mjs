@@ -464,6 +464,27 @@ async function runWorkload(w, duck, haveDeltacc) {
 	res.errors = impls.filter((i) => res.impls[i].error);
 	console.log(`   agreement: ${res.agree ? 'all that ran agree' : 'NO'} (${ok.length} of ${impls.length} ran; answer ${String(ref).slice(0, 160)})`);
 
+	// 1b. What each fast path took (deltacc.fastpath_stats, the backend's
+	// counters): on the timed statement, and on the agreement check (for W4
+	// every column of every file), each in a fresh backend; untimed.
+	if (haveDeltacc && w.deltacc && !res.impls.deltacc?.error) {
+		for (const [key, body] of [['fastpath', w.deltacc.run], ['fastpath_check', w.deltacc.check]]) {
+			const { c } = await pgSession();
+			try {
+				await body(c);
+				res[key] = (await c.query('SELECT * FROM deltacc.fastpath_stats()')).rows
+					.map((x) => ({ fast_path: x.fast_path, hits: Number(x.hits), misses: Number(x.misses),
+						to: x.misses_go_to }));
+			} catch (e) {
+				/* a build without deltacc.fastpath_stats */
+			} finally {
+				await c.end();
+			}
+		}
+		if (res.fastpath)
+			console.log(`   fast paths: ${fastpathLine(res.fastpath)}`);
+	}
+
 	if (w.rows_floor && haveDeltacc) {
 		const { c } = await pgSession();
 		try { await w.rows_floor.setup(c); } finally { await c.end(); }
@@ -520,6 +541,17 @@ async function runWorkload(w, duck, haveDeltacc) {
 
 /* ------------------------------------------------------------------ */
 /* Report                                                              */
+
+// One fast path's counters: the share it took, and what it sent to the
+// parse tree (a miss to another fast path is not counted there).
+function fastpathCell(x) {
+	const n = x.hits + x.misses;
+	if (!n) return '-';
+	const pct = (100 * x.hits / n);
+	return `${pct >= 99.95 && x.misses ? '99.9' : pct.toFixed(pct < 99.95 ? 1 : 0)}%` +
+		(x.to === 'parse tree' && x.misses ? ` (${x.misses} to tree)` : '');
+}
+const fastpathLine = (rows) => rows.map((x) => `${x.fast_path} ${fastpathCell(x)}`).join(', ');
 
 // The targets of issue 20, on both families, default settings: the ratio
 // to the faster peer in the same run.
@@ -626,6 +658,25 @@ function report(unsorted, machine) {
 			`${r.rows_floor_ms != null ? `; rows out ${fmtMs(r.rows_floor_ms, 1)} (scan ${fmtMs(r.rows_scan_ms, 1)})` : ''} | ` +
 			`${d ? fmtMb(d.peak_kb) : '-'} / ${fmtMb(r.impls.pg?.peak_kb)} / ${fmtMb(r.impls.duck?.peak_kb)} | ` +
 			`${agreeCell(r)} | ${targetMet(r)} |`);
+	}
+	// The fast paths' hit rates, per workload and family.
+	const fpNames = [...new Set(results.flatMap((r) => (r.fastpath || []).map((x) => x.fast_path)))];
+	if (fpNames.length) {
+		lines.push('');
+		lines.push('Fast paths (deltacc.fastpath_stats in the backend after the timed statement; for W4 also after ' +
+			'the agreement check, which reads every column of every file): the share of their inputs each took, and ' +
+			'how many it sent to the parse tree (a miss a fast path hands to another is not one):');
+		lines.push('');
+		lines.push(`| workload | family | ${fpNames.join(' | ')} |`);
+		lines.push(`|---|---|${fpNames.map(() => '---').join('|')}|`);
+		for (const r of results) {
+			for (const [key, note] of [['fastpath', ''], ['fastpath_check', ' (every column)']]) {
+				if (!r[key] || (key === 'fastpath_check' && kindOf(r) !== 'W4')) continue;
+				const by = Object.fromEntries(r[key].map((x) => [x.fast_path, x]));
+				lines.push(`| ${r.title}${note} | ${FAMILY_TITLE[familyOf(r)] || familyOf(r)} | ` +
+					`${fpNames.map((f) => (by[f] ? fastpathCell(by[f]) : '-')).join(' | ')} |`);
+			}
+		}
 	}
 	// Linear growth: time per 1,000 files at each size of W2 and W4.
 	const groups = {};

@@ -99,8 +99,9 @@ if [ "${BENCH_EXTENSION:-release}" != installed ]; then
 	make -s -C "$BUILD" PG_CONFIG="$PG_CONFIG" \
 		PG_CFLAGS="-Wno-unused-parameter -Wno-missing-field-initializers" >/dev/null
 	# The install script of the default version (not the update scripts),
-	# with the library path pointing at this build; without an extension
-	# there is no dump configuration to record (pg_extension_config_dump).
+	# with the library path pointing at this build (and without the
+	# catalog's pg_extension_config_dump calls, which only CREATE EXTENSION
+	# may make).
 	version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$BUILD/deltacc.control")
 	sed -e '/^\\echo/d' -e '/^\\quit/d' -e '/pg_extension_config_dump/d' \
 		-e "s|MODULE_PATHNAME|$BUILD/deltacc|g" -e 's|@extschema@|deltacc|g' \

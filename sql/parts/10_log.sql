@@ -32,6 +32,18 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION deltacc.history(pg_catalog.text) IS
 'one row per JSON commit of a Delta table, from its commitInfo';
 
+-- The planner support function of snapshot_files (src/funcs/snapshot_scan.c):
+-- it answers no request; the planner calling it loads the library, whose
+-- planner hook runs snapshot_files in FROM as a scan that makes only the
+-- columns the query reads.  New in 1.1 (the update script adds it too).
+CREATE FUNCTION deltacc.snapshot_files_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'deltacc_snapshot_files_support'
+LANGUAGE C STRICT;
+
+COMMENT ON FUNCTION deltacc.snapshot_files_support(pg_catalog.internal) IS
+'planner support function of deltacc.snapshot_files (not called from SQL)';
+
 CREATE FUNCTION deltacc.snapshot_files(table_path pg_catalog.text,
     version pg_catalog.int8 DEFAULT NULL,
     OUT path pg_catalog.text,
@@ -45,7 +57,8 @@ CREATE FUNCTION deltacc.snapshot_files(table_path pg_catalog.text,
     OUT default_row_commit_version pg_catalog.int8)
 RETURNS SETOF pg_catalog.record
 AS 'MODULE_PATHNAME', 'deltacc_snapshot_files'
-LANGUAGE C VOLATILE PARALLEL SAFE;
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT deltacc.snapshot_files_support;
 
 COMMENT ON FUNCTION deltacc.snapshot_files(pg_catalog.text, pg_catalog.int8) IS
 'the live data files of a Delta table at a version (latest when NULL), by log replay';

@@ -21,9 +21,11 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "common/fastpath.h"
 #include "common/json_util.h"
 #include "format/djson_scan.h"
 #include "format/jshape.h"
+#include "format/jstr.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -1685,9 +1687,25 @@ dc_json_parse_fast(DcArena *arena, const char *text, size_t len, DjValue *out,
 static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
-/* the layout of the last statistics text (dc_json_stats_to_jsonb_keys) */
+/*
+ * The layouts of the last few statistics texts (dc_json_stats_to_jsonb_keys),
+ * the one matched last first; a layout made from a text none matched goes
+ * last, replacing the last one when all places are taken, so that a layout
+ * seen once displaces none that repeats.  Writers mix a few layouts
+ * (nullCount first or last, a column's min and max missing on some files).
+ */
 typedef struct StatsLayout StatsLayout;
-static StatsLayout *dc_stats_layout = NULL;
+
+#define DC_STATS_LAYOUTS 8
+#define STATS_LAYOUT_EXACT_TRIES 3	/* layouts a text is matched byte for
+										 * byte against (then by its keys) */
+#define STATS_LAYOUT_ESCAPED_TRIES 4	/* layouts a line's text is tried on */
+
+static StatsLayout *dc_stats_layouts[DC_STATS_LAYOUTS];
+static int	dc_n_stats_layouts = 0;
+static int	dc_stats_layout_misses = 0;	/* texts in a row none matched */
+static StatsLayout *dc_escaped_layout = NULL;	/* the escaped match's */
+static StatsLayout *dc_keyed_layout = NULL;	/* keyed matches try this one */
 
 /*
  * dc_layout_seq counts the matches into a layout's slots and the layouts
@@ -1709,7 +1727,9 @@ dc_json_scratch_forget(void)
 {
 	dc_scratch_arena = NULL;
 	dc_scratch_cxt = NULL;
-	dc_stats_layout = NULL;
+	dc_n_stats_layouts = 0;
+	dc_escaped_layout = NULL;
+	dc_keyed_layout = NULL;
 	dc_escaped_text = NULL;
 }
 
@@ -1842,6 +1862,28 @@ typedef struct JbPlan
 	int			out_size;
 } JbPlan;
 
+/*
+ * A layout's model as a tree of its containers' keys, for texts whose
+ * objects hold the model's members in another order (delta-rs writes the
+ * statistics columns in a new order on every file): each scalar leaf
+ * knows its slot (in the model's text order, as js_match numbers them),
+ * each object its keys, so that a text walked in its own order can put
+ * each value in the slot the model's value of that key has.  Built only
+ * for a model whose objects have no duplicate key and at most
+ * KEYED_MAX_MEMBERS members.
+ */
+typedef struct KeyedNode
+{
+	DjType		type;			/* DJ_OBJECT, DJ_ARRAY or a scalar's */
+	int			slot;			/* scalars: its slot */
+	uint32		n;				/* containers: members / items */
+	const char **keys;			/* objects: [n], the model's order */
+	uint32	   *keylens;
+	struct KeyedNode *children; /* [n] */
+} KeyedNode;
+
+#define KEYED_MAX_MEMBERS 1024
+
 struct StatsLayout
 {
 	MemoryContext cxt;			/* owns everything below; reset per build */
@@ -1852,6 +1894,8 @@ struct StatsLayout
 	JsSlot	   *slots;			/* [shape.nslots] */
 	bool		has_plan;		/* plan is usable */
 	JbPlan		plan;
+	KeyedNode  *keyed;			/* the model for texts of its keys in any
+								 * order (layout_keyed_match), or NULL */
 	/* a keyed peek's tree (layout_peek_prepare) */
 	const char *const *peek_keys;	/* the keys it was made for, or NULL */
 	bool		peek_ok;		/* it can be made */
@@ -1859,7 +1903,6 @@ struct StatsLayout
 	int		   *peek_member;	/* [peek_root.len]: index in root */
 	int		   *peek_first;		/* [peek_root.len]: first slot */
 	int		   *peek_nslots;	/* [peek_root.len]: number of slots */
-	int			misses;			/* texts in a row that did not match */
 
 	/*
 	 * The same layout as the text appears inside a JSON string (each '"'
@@ -2112,7 +2155,7 @@ typedef struct JbFrame
  */
 static Jsonb *
 plan_write(JbPlan *plan, const char *text, size_t textlen,
-		   const JsSlot *slots)
+		   const JsSlot *slots, JsQuoting quoting)
 {
 	JbFrame		frames[JB_PLAN_MAX_DEPTH];
 	JbFrame    *fr = NULL;
@@ -2159,10 +2202,17 @@ plan_write(JbPlan *plan, const char *text, size_t textlen,
 				continue;
 			case JBS_STRING:
 				sl = &slots[st->slot];
-				memcpy(d + len, text + sl->off, sl->len);
-				len += (int) sl->len;
+				if (sl->escaped)
+					vlen = (int) jstr_decode(text + sl->off,
+											 text + sl->off + sl->len,
+											 quoting, d + len);
+				else
+				{
+					memcpy(d + len, text + sl->off, sl->len);
+					vlen = (int) sl->len;
+				}
+				len += vlen;
 				meta = JENTRY_ISSTRING;
-				vlen = (int) sl->len;
 				break;
 			case JBS_NUMBER:
 				sl = &slots[st->slot];
@@ -2285,8 +2335,9 @@ layout_new(MemoryContext parent)
 }
 
 /*
- * unescape_quotes_copy: text[0 .. len), a text of an escaped shape (its
- * only escapes are backslash + '"'), with each of those as '"'; palloc'd,
+ * unescape_quotes_copy: text[0 .. len), a text an escaped shape matched
+ * (inside a JSON string), as the string holds it: its escapes decoded (the
+ * literals' are backslash + '"' only, the slots' any); palloc'd,
  * NUL-terminated.
  */
 static char *
@@ -2294,58 +2345,340 @@ unescape_quotes_copy(const char *text, size_t len)
 {
 	char	   *plain = palloc(len + 1);
 
-	plain[js_unescape_quotes(plain, text, len)] = '\0';
+	plain[jstr_decode(text, text + len, JS_PLAIN, plain)] = '\0';
 	return plain;
 }
 
 /*
+ * slot_text: the characters of slot sl of a text at base in quoting q
+ * (strings decoded; other tokens as they are), palloc'd; *len its length.
+ */
+static char *
+slot_text(const char *base, const JsSlot *sl, JsQuoting q, size_t *len)
+{
+	char	   *t = palloc(sl->len + 1);
+
+	if (sl->kind == JS_SLOT_STRING && sl->escaped)
+		*len = jstr_decode(base + sl->off, base + sl->off + sl->len, q, t);
+	else
+	{
+		memcpy(t, base + sl->off, sl->len);
+		*len = sl->len;
+	}
+	return t;
+}
+
+/*
  * layout_build_escaped: lay's escaped shape (see StatsLayout), from its
- * model text (valid, just matched into lay->slots), when the model is
- * printable ASCII and the escaped model's slots hold the same tokens in
- * the same order; in CurrentMemoryContext (lay->cxt).
+ * model text (valid, just matched into lay->slots) written as a JSON
+ * string holds it (dc_json_append_string_len's escapes), when its slots
+ * are the plain shape's: as many, of the same kinds, with the same
+ * characters; in CurrentMemoryContext (lay->cxt).
  */
 static void
 layout_build_escaped(StatsLayout *lay, const char *text, size_t len)
 {
 	FmtAllocator alloc = dc_fmt_allocator(lay->cxt);
-	char	   *esc;
-	size_t		elen = 0;
+	StringInfoData esc;
+	const char *body;
+	size_t		blen;
 	size_t		consumed;
 	JsSlot	   *eslots;
-	size_t		i;
 	int			k;
 
-	for (i = 0; i < len; i++)
-		if ((unsigned char) text[i] < 0x20 || (unsigned char) text[i] >= 0x7f ||
-			text[i] == '\\')
-			return;
-	esc = palloc(2 * len + 1);
-	for (i = 0; i < len; i++)
-	{
-		if (text[i] == '"')
-			esc[elen++] = '\\';
-		esc[elen++] = text[i];
-	}
+	initStringInfo(&esc);
+	dc_json_append_string_len(&esc, text, len);
+	body = esc.data + 1;		/* without the quotes */
+	blen = esc.len - 2;
 	eslots = palloc(sizeof(JsSlot) * Max(lay->shape.nslots, 1));
-	if (!js_build(&lay->eshape, esc, elen, JS_ESCAPED, &alloc) ||
+	if (!js_build(&lay->eshape, body, blen, JS_ESCAPED, &alloc) ||
 		lay->eshape.nslots != lay->shape.nslots ||
-		!js_match(&lay->eshape, esc, esc + elen, eslots, &consumed, NULL, NULL) ||
-		consumed != elen)
+		!js_match(&lay->eshape, body, body + blen, eslots, &consumed, NULL,
+				  NULL) ||
+		consumed != blen)
 	{
-		pfree(esc);
+		pfree(esc.data);
 		pfree(eslots);
 		return;
 	}
 	for (k = 0; k < lay->shape.nslots; k++)
-		if (eslots[k].kind != lay->slots[k].kind ||
-			eslots[k].len != lay->slots[k].len ||
-			memcmp(esc + eslots[k].off, text + lay->slots[k].off,
-				   eslots[k].len) != 0)
+	{
+		size_t		l1;
+		size_t		l2;
+		char	   *t1;
+		char	   *t2;
+		bool		same;
+
+		if (eslots[k].kind != lay->slots[k].kind)
 			break;
+		t1 = slot_text(body, &eslots[k], JS_ESCAPED, &l1);
+		t2 = slot_text(text, &lay->slots[k], JS_PLAIN, &l2);
+		same = l1 == l2 && memcmp(t1, t2, l1) == 0;
+		pfree(t1);
+		pfree(t2);
+		if (!same)
+			break;
+	}
 	lay->has_eshape = (k == lay->shape.nslots);
 	/* (the shape keeps its own copy of the model) */
-	pfree(esc);
+	pfree(esc.data);
 	pfree(eslots);
+}
+
+/*
+ * keyed_build: the KeyedNode of model value v whose first scalar is slot
+ * *slot (advanced past its scalars), in CurrentMemoryContext (the
+ * layout's); false when the model cannot have one (a duplicate key, too
+ * many members, nesting beyond JB_PLAN_MAX_DEPTH).
+ */
+static bool
+keyed_build(const DjValue *v, KeyedNode *node, int *slot, int depth)
+{
+	uint32		i,
+				j;
+
+	node->type = v->type;
+	node->n = 0;
+	if (v->type != DJ_OBJECT && v->type != DJ_ARRAY)
+	{
+		node->slot = (*slot)++;
+		return true;
+	}
+	if (depth >= JB_PLAN_MAX_DEPTH || v->len > KEYED_MAX_MEMBERS)
+		return false;
+	node->n = v->len;
+	node->children = palloc0(sizeof(KeyedNode) * Max(v->len, 1));
+	if (v->type == DJ_OBJECT)
+	{
+		node->keys = palloc(sizeof(char *) * Max(v->len, 1));
+		node->keylens = palloc(sizeof(uint32) * Max(v->len, 1));
+	}
+	for (i = 0; i < v->len; i++)
+	{
+		const DjValue *c = v->type == DJ_OBJECT ? &v->u.members[i].value :
+			&v->u.items[i];
+
+		if (v->type == DJ_OBJECT)
+		{
+			const DjMember *m = &v->u.members[i];
+
+			for (j = 0; j < i; j++)
+				if (node->keylens[j] == m->keylen &&
+					memcmp(node->keys[j], m->key, m->keylen) == 0)
+					return false;	/* a duplicate key: the last one counts */
+			node->keys[i] = m->key;
+			node->keylens[i] = m->keylen;
+		}
+		if (!keyed_build(c, &node->children[i], slot, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* A text being walked by layout_keyed_match. */
+typedef struct KeyedScan
+{
+	const char *start;			/* the text */
+	const char *p;
+	const char *end;
+	JsSlot	   *slots;			/* the layout's, filled in model order */
+} KeyedScan;
+
+static bool keyed_value(KeyedScan *ks, const KeyedNode *node);
+
+/* the plain string at ks->p (a key): its bytes, ks->p past it */
+static inline bool
+keyed_key(KeyedScan *ks, const char **key, uint32 *len)
+{
+	const char *q;
+
+	if (ks->p >= ks->end || *ks->p != '"')
+		return false;
+	q = (const char *) dj_plain_span((const unsigned char *) ks->p + 1,
+									 (const unsigned char *) ks->end);
+	if (q >= ks->end || *q != '"')
+		return false;			/* escapes: not the model's literal key */
+	*key = ks->p + 1;
+	*len = (uint32) (q - *key);
+	ks->p = q + 1;
+	return true;
+}
+
+/* skip white space, then the byte c; false when it is not there */
+static inline bool
+keyed_byte(KeyedScan *ks, char c)
+{
+	ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+									  (const unsigned char *) ks->end);
+	if (ks->p >= ks->end || *ks->p != c)
+		return false;
+	ks->p++;
+	return true;
+}
+
+/*
+ * keyed_container: the object or array at ks->p (its opening byte
+ * consumed) against node: every member once, none the model lacks.
+ */
+static bool
+keyed_container(KeyedScan *ks, const KeyedNode *node)
+{
+	bool		seen[KEYED_MAX_MEMBERS];
+	char		close = node->type == DJ_OBJECT ? '}' : ']';
+	uint32		count = 0;
+	uint32		k = 0;
+
+	if (node->type == DJ_OBJECT)
+		memset(seen, 0, node->n);
+	ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+									  (const unsigned char *) ks->end);
+	if (ks->p < ks->end && *ks->p == close)
+	{
+		ks->p++;
+		return node->n == 0;
+	}
+	for (;;)
+	{
+		if (node->type == DJ_OBJECT)
+		{
+			const char *key;
+			uint32		len;
+			uint32		i;
+
+			ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+											  (const unsigned char *) ks->end);
+			if (!keyed_key(ks, &key, &len) || !keyed_byte(ks, ':'))
+				return false;
+			/* the model's member of that key: first where the text has it */
+			if (count < node->n && node->keylens[count] == len &&
+				memcmp(node->keys[count], key, len) == 0)
+				k = count;
+			else
+			{
+				for (i = 0; i < node->n; i++)
+					if (node->keylens[i] == len &&
+						memcmp(node->keys[i], key, len) == 0)
+						break;
+				if (i == node->n)
+					return false;
+				k = i;
+			}
+			if (seen[k])
+				return false;	/* a duplicate key in the text */
+			seen[k] = true;
+		}
+		else
+		{
+			if (count >= node->n)
+				return false;
+			k = count;
+		}
+		if (!keyed_value(ks, &node->children[k]))
+			return false;
+		count++;
+		ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+										  (const unsigned char *) ks->end);
+		if (ks->p >= ks->end)
+			return false;
+		if (*ks->p == ',')
+		{
+			ks->p++;
+			continue;
+		}
+		if (*ks->p != close)
+			return false;
+		ks->p++;
+		return count == node->n;
+	}
+}
+
+/* the value at ks->p (white space first) against node */
+static bool
+keyed_value(KeyedScan *ks, const KeyedNode *node)
+{
+	JsSlot	   *sl;
+	const char *q;
+
+	CHECK_FOR_INTERRUPTS();
+	ks->p = (const char *) dj_skip_ws((const unsigned char *) ks->p,
+									  (const unsigned char *) ks->end);
+	if (ks->p >= ks->end)
+		return false;
+	if (node->type == DJ_OBJECT || node->type == DJ_ARRAY)
+	{
+		if (*ks->p != (node->type == DJ_OBJECT ? '{' : '['))
+			return false;
+		ks->p++;
+		return keyed_container(ks, node);
+	}
+	sl = &ks->slots[node->slot];
+	sl->escaped = false;
+	switch (node->type)
+	{
+		case DJ_NUMBER:
+			q = dj_number_end(ks->p, ks->end);
+			if (q == NULL || q - ks->p > JS_MAX_NUMBER)
+				return false;
+			sl->kind = JS_SLOT_NUMBER;
+			break;
+		case DJ_STRING:
+			{
+				bool		simple;
+
+				if (*ks->p != '"')
+					return false;
+				q = jstr_end(ks->p + 1, ks->end, JS_PLAIN, &simple);
+				if (q == NULL)
+					return false;
+				sl->kind = JS_SLOT_STRING;
+				sl->escaped = !simple;
+				sl->off = ks->p + 1 - ks->start;
+				sl->len = q - (ks->p + 1);
+				ks->p = q + 1;
+				return true;
+			}
+		default:
+			/* a word: whichever the text has (as a word slot takes) */
+			if (ks->end - ks->p >= 4 && memcmp(ks->p, "true", 4) == 0)
+				sl->kind = JS_SLOT_TRUE;
+			else if (ks->end - ks->p >= 5 && memcmp(ks->p, "false", 5) == 0)
+				sl->kind = JS_SLOT_FALSE;
+			else if (ks->end - ks->p >= 4 && memcmp(ks->p, "null", 4) == 0)
+				sl->kind = JS_SLOT_NULL;
+			else
+				return false;
+			q = ks->p + (sl->kind == JS_SLOT_FALSE ? 5 : 4);
+			break;
+	}
+	sl->off = ks->p - ks->start;
+	sl->len = q - ks->p;
+	ks->p = q;
+	return true;
+}
+
+/*
+ * layout_keyed_match: text[0 .. len) is valid JSON of lay's model but for
+ * the order of its objects' members (the same keys, each once, every value
+ * of its model value's kind, arrays item for item): lay->slots then hold
+ * its values in the model's slot order, which lay's plan and tree take
+ * whatever order the text has them in.
+ */
+static bool
+layout_keyed_match(StatsLayout *lay, const char *text, size_t len)
+{
+	KeyedScan	ks;
+
+	if (lay->keyed == NULL || !lay->has_plan)
+		return false;
+	ks.start = text;
+	ks.p = text;
+	ks.end = text + len;
+	ks.slots = lay->slots;
+	if (!keyed_value(&ks, lay->keyed))
+		return false;
+	return dj_skip_ws((const unsigned char *) ks.p,
+					  (const unsigned char *) ks.end) ==
+		(const unsigned char *) ks.end;
 }
 
 /*
@@ -2386,6 +2719,13 @@ layout_build(StatsLayout *lay, const char *text, size_t len)
 	old = MemoryContextSwitchTo(lay->cxt);
 	plan_build(lay);
 	layout_build_escaped(lay, text, len);
+	{
+		KeyedNode  *keyed = palloc0(sizeof(KeyedNode));
+		int			slot = 0;
+
+		if (keyed_build(&lay->root, keyed, &slot, 0) && slot == n)
+			lay->keyed = keyed;
+	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -2414,7 +2754,7 @@ layout_copy(const char *text, size_t len)
  * of another: values are separated by at least one literal byte).
  */
 static void
-layout_fill(StatsLayout *lay, char *copy, int first, int n)
+layout_fill(StatsLayout *lay, char *copy, int first, int n, JsQuoting quoting)
 {
 	int			i;
 
@@ -2424,6 +2764,23 @@ layout_fill(StatsLayout *lay, char *copy, int first, int n)
 		DjValue    *v = lay->leaf[i];
 
 		v->len = 0;
+		if (sl->kind == JS_SLOT_STRING && sl->escaped)
+		{
+			/* its characters, apart (the copy keeps the text's bytes) */
+			char	   *str = dc_arena_alloc_raw(dc_scratch_arena, sl->len + 1);
+
+			if (str == NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_OUT_OF_MEMORY),
+						errmsg("out of memory"));
+			v->type = DJ_STRING;
+			v->len = (uint32) jstr_decode(copy + sl->off,
+										  copy + sl->off + sl->len,
+										  quoting, str);
+			str[v->len] = '\0';
+			v->u.str = str;
+			continue;
+		}
 		switch (sl->kind)
 		{
 			case JS_SLOT_NUMBER:
@@ -2455,9 +2812,10 @@ layout_fill(StatsLayout *lay, char *copy, int first, int n)
  * values (layout_fill; in the scratch arena).
  */
 static DjValue *
-layout_tree(StatsLayout *lay, const char *text, size_t len)
+layout_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 {
-	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots);
+	layout_fill(lay, layout_copy(text, len), 0, lay->shape.nslots,
+				escaped ? JS_ESCAPED : JS_PLAIN);
 	return &lay->root;
 }
 
@@ -2525,7 +2883,8 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 
 	for (k = 0; k < lay->peek_root.len; k++)
 	{
-		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k]);
+		layout_fill(lay, copy, lay->peek_first[k], lay->peek_nslots[k],
+					escaped ? JS_ESCAPED : JS_PLAIN);
 		lay->peek_root.u.members[k].value =
 			lay->root.u.members[lay->peek_member[k]].value;
 	}
@@ -2550,12 +2909,23 @@ layout_peek_tree(StatsLayout *lay, const char *text, size_t len, bool escaped)
 		Assert(dj_parse(text, len, &alloc, DJ_DEFAULT_MAX_DEPTH, &ref, &err));
 		for (k = 0; k < lay->peek_root.len; k++)
 		{
+			/*
+			 * the member at the model's place, or (a keyed match's text,
+			 * whose members come in any order, each key once) of its key
+			 */
 			const DjMember *a = &lay->peek_root.u.members[k];
 			const DjMember *b = &ref.u.members[lay->peek_member[k]];
+			bool		same = a->keylen == b->keylen &&
+				memcmp(a->key, b->key, a->keylen) == 0 &&
+				dj_equal(&a->value, &b->value);
 
-			Assert(a->keylen == b->keylen &&
-				   memcmp(a->key, b->key, a->keylen) == 0 &&
-				   dj_equal(&a->value, &b->value));
+			if (!same && lay->keyed != NULL)
+			{
+				const DjValue *bv = dj_get(&ref, a->key);
+
+				same = bv != NULL && dj_equal(&a->value, bv);
+			}
+			Assert(same);
 		}
 		MemoryContextDelete(cxt);
 	}
@@ -2572,6 +2942,94 @@ static void assert_same_jsonb(const Jsonb *result, const char *text,
 							  size_t len);
 #endif
 
+/* move layout i to the front of the list (the one matched last) */
+static inline StatsLayout *
+layout_to_front(int i)
+{
+	StatsLayout *lay = dc_stats_layouts[i];
+
+	if (i > 0)
+	{
+		memmove(&dc_stats_layouts[1], &dc_stats_layouts[0],
+				sizeof(StatsLayout *) * i);
+		dc_stats_layouts[0] = lay;
+	}
+	return lay;
+}
+
+/*
+ * layout_learn: remember the layout of text (valid; its jsonb was just
+ * made the general way) when it fits one, last in the list.
+ */
+static void
+layout_learn(const char *text, size_t len)
+{
+	/* (built under the current context, which an ERROR leaves it to) */
+	StatsLayout *fresh = layout_new(CurrentMemoryContext);
+
+	layout_build(fresh, text, len);
+	if (!fresh->valid)
+	{
+		MemoryContextDelete(fresh->cxt);
+		return;
+	}
+	MemoryContextSetParent(fresh->cxt, TopMemoryContext);
+	if (dc_n_stats_layouts == DC_STATS_LAYOUTS)
+	{
+		StatsLayout *old = dc_stats_layouts[--dc_n_stats_layouts];
+
+		if (old == dc_keyed_layout)
+			dc_keyed_layout = NULL;
+		MemoryContextDelete(old->cxt);
+	}
+	dc_stats_layouts[dc_n_stats_layouts++] = fresh;
+	/* the next text of a writer that reorders its keys is keyed to it */
+	dc_keyed_layout = fresh;
+}
+
+/*
+ * layout_find: the index of the layout text[0 .. len) matches (its values
+ * then in that layout's slots), or dc_n_stats_layouts.  First byte for
+ * byte against the layouts matched last; then by its keys: a writer that
+ * orders them anew on every file (delta-rs) has its texts keyed-matched
+ * to the layout the last such text matched or was made into, whatever
+ * other layouts come in between; then byte for byte against the rest.
+ */
+static int
+layout_find(const char *text, size_t len)
+{
+	int			n = dc_n_stats_layouts;
+	int			first = Min(n, STATS_LAYOUT_EXACT_TRIES);
+	size_t		consumed;
+	int			i;
+
+	for (i = 0; i < first; i++)
+	{
+		StatsLayout *lay = dc_stats_layouts[i];
+
+		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
+					 NULL, NULL) && consumed == len)
+			return i;
+	}
+	if (dc_keyed_layout != NULL)
+		for (i = 0; i < n; i++)
+			if (dc_stats_layouts[i] == dc_keyed_layout)
+			{
+				if (layout_keyed_match(dc_keyed_layout, text, len))
+					return i;
+				break;
+			}
+	for (i = first; i < n; i++)
+	{
+		StatsLayout *lay = dc_stats_layouts[i];
+
+		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
+					 NULL, NULL) && consumed == len)
+			return i;
+	}
+	return n;
+}
+
 /*
  * dc_json_stats_to_jsonb_keys: see json_util.h.
  */
@@ -2581,44 +3039,33 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 							void (*peek) (void *arg, const DjValue *v),
 							void *arg)
 {
-	StatsLayout *lay;
+	StatsLayout *lay = NULL;
 	Jsonb	   *result = NULL;
-	size_t		consumed;
+	int			i;
 
-	if (dc_stats_layout == NULL)
-		dc_stats_layout = layout_new(TopMemoryContext);
-	lay = dc_stats_layout;
 	dc_layout_seq++;
-	if (!lay->valid ||
-		!js_match(&lay->shape, text, text + len, lay->slots, &consumed, NULL,
-				  NULL) || consumed != len)
+	i = layout_find(text, len);
+	if (i == dc_n_stats_layouts)
 	{
 		/*
 		 * Another layout: parsed, and remembered in its turn, but only when
-		 * it can be (a text no shape takes leaves the current layout be).
+		 * it can be (a text no shape takes leaves the layouts be), after
+		 * each of the first few misses in a row, then every 64th.
 		 */
+		dc_fastpath_note(DC_FP_JSONB_LAYOUT, false);
 		result = dc_json_text_to_jsonb_ext(text, len, peek, arg);
-		lay->misses++;
+		dc_stats_layout_misses++;
 		if (result != NULL &&
-			(lay->misses <= STATS_LAYOUT_EAGER_MISSES ||
-			 lay->misses % STATS_LAYOUT_RETRY_EVERY == 0))
+			(dc_stats_layout_misses <= STATS_LAYOUT_EAGER_MISSES ||
+			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0))
 		{
-			/* (built under the current one, which an ERROR leaves it to) */
-			StatsLayout *fresh = layout_new(lay->cxt);
-
-			layout_build(fresh, text, len);
-			if (fresh->valid)
-			{
-				fresh->misses = lay->misses;
-				MemoryContextSetParent(fresh->cxt, TopMemoryContext);
-				dc_stats_layout = fresh;
-				fresh = lay;
-			}
-			MemoryContextDelete(fresh->cxt);
+			dc_layout_seq++;
+			layout_learn(text, len);
 		}
 		return result;
 	}
-	lay->misses = 0;
+	dc_stats_layout_misses = 0;
+	lay = layout_to_front(i);
 	result = layout_write(lay, text, len, false, keys, peek, arg);
 #ifdef USE_ASSERT_CHECKING
 	assert_same_jsonb(result, text, len);
@@ -2641,13 +3088,16 @@ layout_write(StatsLayout *lay, const char *text, size_t len, bool escaped,
 
 	dc_scratch_prepare();
 	if (lay->has_plan && len <= JS_MAX_TEXT)
-		result = plan_write(&lay->plan, text, len, lay->slots);
+		result = plan_write(&lay->plan, text, len, lay->slots,
+							escaped ? JS_ESCAPED : JS_PLAIN);
+	dc_fastpath_note(DC_FP_JSONB_LAYOUT, result != NULL);
 	if (result == NULL)
-		result = scratch_tree_to_jsonb(layout_tree(lay, text, len), peek, arg);
+		result = scratch_tree_to_jsonb(layout_tree(lay, text, len, escaped),
+									   peek, arg);
 	else if (peek != NULL)
 		peek(arg, keys != NULL && layout_peek_prepare(lay, keys) ?
 			 layout_peek_tree(lay, text, len, escaped) :
-			 layout_tree(lay, text, len));
+			 layout_tree(lay, text, len, escaped));
 	MemoryContextReset(dc_scratch_cxt);
 	dc_arena_reset(dc_scratch_arena);
 	return result;
@@ -2673,17 +3123,25 @@ assert_same_jsonb(const Jsonb *result, const char *text, size_t len)
 bool
 dc_json_stats_match_escaped(const char *p, const char *end, const char **after)
 {
-	StatsLayout *lay = dc_stats_layout;
-	size_t		consumed;
+	StatsLayout *lay = NULL;
+	size_t		consumed = 0;
+	int			i;
 
-	if (lay == NULL || !lay->valid || !lay->has_eshape || p >= end ||
-		*p != '"')
+	if (p >= end || *p != '"')
 		return false;
 	p++;
 	dc_layout_seq++;
-	if (!js_match(&lay->eshape, p, end, lay->slots, &consumed, NULL, NULL) ||
-		(size_t) (end - p) <= consumed || p[consumed] != '"')
+	for (i = 0; i < Min(dc_n_stats_layouts, STATS_LAYOUT_ESCAPED_TRIES); i++)
+	{
+		lay = dc_stats_layouts[i];
+		if (lay->has_eshape &&
+			js_match(&lay->eshape, p, end, lay->slots, &consumed, NULL, NULL) &&
+			(size_t) (end - p) > consumed && p[consumed] == '"')
+			break;
+	}
+	if (i == Min(dc_n_stats_layouts, STATS_LAYOUT_ESCAPED_TRIES))
 		return false;
+	dc_escaped_layout = layout_to_front(i);
 	dc_escaped_text = p;
 	dc_escaped_len = consumed;
 	dc_escaped_seq = dc_layout_seq;
@@ -2719,7 +3177,7 @@ dc_json_stats_escaped_to_jsonb(const char *text, const char *const *keys,
 							   void (*peek) (void *arg, const DjValue *v),
 							   void *arg)
 {
-	StatsLayout *lay = dc_stats_layout;
+	StatsLayout *lay = dc_escaped_layout;
 	Jsonb	   *result;
 
 	if (text != dc_escaped_text || dc_layout_seq != dc_escaped_seq)

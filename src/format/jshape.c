@@ -246,16 +246,25 @@ js_split(const char *m, size_t n, JsQuoting q, JsPiece *pieces)
 		{
 			const char *c = p + qlen;
 			const char *after;
+			bool		simple = true;
 
 			c = js_plain_run(c, end);
 			if (c >= end || !js_quote(q, c, end))
-				return -1;		/* an escape, control, non-ASCII, the end */
+			{
+				/* escapes or UTF-8: a value's (never a key's) */
+				simple = false;
+				c = jstr_end(p + qlen, end, q, NULL);
+				if (c == NULL)
+					return -1;
+			}
 			after = c + qlen;
 			tok = after;
 			while (tok < end && js_space(q, *tok))
 				tok++;
 			if (tok < end && *tok == ':')
 			{
+				if (!simple)
+					return -1;	/* a key that is not literal bytes */
 				p = after;		/* a key: part of the literal */
 				continue;
 			}
@@ -529,6 +538,7 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 		if (pc == last)
 			break;
 		kind = pc->kind;
+		sl->escaped = false;
 		if (kind == JS_SLOT_NUMBER)
 		{
 			e = NULL;
@@ -539,8 +549,17 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 			if (e == NULL)
 				e = js_number_end(pos, end);
 		}
-		else if (kind == JS_SLOT_STRING)	/* the next literal has the quote */
+		else if (kind == JS_SLOT_STRING)
+		{
+			/* the next literal has the quote */
 			e = JS_WIDE_OR_NOT(wide, js_plain_run, (pos, end));
+			if (e < end && !js_quote(shape->quoting, e, end))
+			{
+				/* escapes, UTF-8, a control byte: jstr judges */
+				e = jstr_end(pos, end, shape->quoting, NULL);
+				sl->escaped = true;
+			}
+		}
 		else
 			e = js_word_end(pos, end, &kind);
 		if (e == NULL)
@@ -612,6 +631,14 @@ js_match(const JsShape *shape, const char *p, const char *end,
 		o += pc->ulit_len;
 		if (i == shape->nslots)
 			break;
+		if (slots[i].kind == JS_SLOT_STRING && slots[i].escaped &&
+			shape->quoting == JS_ESCAPED)
+		{
+			/* the enclosing string's escapes decoded (one level) */
+			o += jstr_decode(p + slots[i].off,
+							 p + slots[i].off + slots[i].len, JS_PLAIN, o);
+			continue;
+		}
 		js_copy(o, p + slots[i].off, slots[i].len);
 		o += slots[i].len;
 	}

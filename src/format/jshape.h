@@ -9,8 +9,7 @@
  * order, only the numbers and string values change.  A JsShape is built
  * from one such text (the model) and splits it into literal pieces (the
  * structure, the keys, the white space: compared byte for byte) and slots
- * (the scalar values: numbers, strings of plain characters, true / false /
- * null).  js_match then accepts a text exactly when it is the model with
+ * (the scalar values: numbers, strings, true / false / null).  js_match then accepts a text exactly when it is the model with
  * each slot's token replaced by another token of the same kind, and reports
  * where each slot's token is.
  *
@@ -18,18 +17,19 @@
  * slot are the model's, so a JSON parser reaching the slot is in the same
  * state as in the model and expects a value there; the slot's token is a
  * complete token of JSON syntax (numbers are matched greedily by JSON's
- * number grammar, strings up to the first byte that is not plain, which
- * must then be the model's closing quote); and the bytes after it are the
- * model's again.  So the text is valid JSON of the model's structure,
+ * number grammar, strings up to their closing quote as jstr_end finds it,
+ * which must then begin the model's next literal); and the bytes after it
+ * are the model's again.  So the text is valid JSON of the model's structure,
  * provided the model was: js_build must only be given a model that a JSON
  * parser accepted (it checks token syntax, not structure).
  *
  * Two quoting modes: JS_PLAIN, a JSON text as is; JS_ESCAPED, a JSON text
  * as it appears inside a JSON string (every '"' written as backslash + '"'),
- * the way a Delta add line holds its "stats".  In both modes a string slot
- * holds only printable ASCII other than '"' and backslash; a model with any
- * other string value, or a key with an escape, is refused (js_build returns
- * false), and so is a text whose slot holds one (js_match returns false).
+ * the way a Delta add line holds its "stats".  A string slot may hold
+ * anything djson accepts there (jstr.h: escapes, UTF-8; in JS_ESCAPED mode
+ * valid at both levels); a slot whose bytes are not its characters says so
+ * (JsSlot.escaped).  Keys are literal bytes: a model with a key that is not
+ * printable ASCII without backslashes is refused (js_build returns false).
  *
  * Pure C, no PostgreSQL headers; memory from the caller's FmtAllocator.
  *
@@ -47,12 +47,7 @@
 #include <stddef.h>
 
 #include "fmt_alloc.h"
-
-typedef enum JsQuoting
-{
-	JS_PLAIN,
-	JS_ESCAPED
-} JsQuoting;
+#include "jstr.h"
 
 typedef enum JsSlotKind
 {
@@ -69,6 +64,8 @@ typedef struct JsSlot
 	size_t		off;
 	size_t		len;
 	JsSlotKind	kind;			/* words: which word this text has there */
+	bool		escaped;		/* strings: not plain printable ASCII (decode
+								 * with jstr_decode in the shape's quoting) */
 } JsSlot;
 
 /* Limits: a model beyond them is refused. */
@@ -111,7 +108,8 @@ extern int	js_slot_at(const JsShape *shape, size_t off);
  * with an instance of the shape; then slots[0 .. nslots) say where each
  * slot's token is (offsets from p), *consumed how many bytes the instance
  * takes, and, when out is not NULL, the instance unescaped (JS_ESCAPED:
- * each backslash + '"' written as '"'; JS_PLAIN: copied) is written to out,
+ * the text the enclosing string holds, its escapes decoded; JS_PLAIN:
+ * copied) is written to out,
  * which must have room for *consumed bytes, with *outlen its length.  False
  * otherwise (slots and out may then hold garbage).  Reads nothing at or
  * beyond end; allocates nothing.
@@ -130,8 +128,9 @@ extern bool js_use_wide(bool allow);
 
 /*
  * Copy src[0 .. len) to dst (room for len bytes), each backslash + '"' as
- * '"' (a text of a JS_ESCAPED shape has no other escape); returns the
- * bytes written.  Adds no NUL.
+ * '"' and every other byte as it is; returns the bytes written.  Adds no
+ * NUL.  (The literals of a JS_ESCAPED shape have no other escape; its
+ * slots may: jstr_decode decodes a whole instance.)
  */
 extern size_t js_unescape_quotes(char *dst, const char *src, size_t len);
 

@@ -21,6 +21,7 @@
 #include "check/conflict.h"
 #include "check/rowlevel.h"
 #include "common/compat.h"
+#include "funcs/snapshot_scan.h"
 #include "log/log_reader.h"
 #include "rows/deletion_vector.h"
 #include "snapshot/commit_cache.h"
@@ -31,7 +32,8 @@ void		_PG_init(void);
 
 /*
  * Module load: define the GUCs.  Each subsystem that owns GUCs defines them
- * in its own *_init function, called from here.
+ * in its own *_init function, called from here; snapshot_scan_init
+ * installs the planner hook of snapshot_files' scan.
  */
 void
 _PG_init(void)
@@ -42,5 +44,6 @@ _PG_init(void)
 	deletion_vector_init();
 	rowlevel_init();
 	catalog_init();
+	snapshot_scan_init();
 	MarkGUCPrefixReserved("deltacc");
 }

@@ -27,6 +27,7 @@
 #include "utils/tuplestore.h"
 
 #include "funcs/funcs_args.h"
+#include "funcs/snapshot_scan.h"
 #include "log/log_reader.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
@@ -141,26 +142,27 @@ deltacc_history(PG_FUNCTION_ARGS)
 
 /*
  * deltacc.snapshot_files(table_path text, version bigint): the live files
- * at that version (latest when NULL), ordered by path then DV id.
+ * at that version (latest when NULL), ordered by path then DV id.  In FROM
+ * the planner usually runs it as snapshot_scan.c's custom scan instead,
+ * which gives the same rows; this is the function scan and the call
+ * anywhere else.
  */
 Datum
 deltacc_snapshot_files(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	DeltaLog   *log;
 	DeltaSnapshot *snap;
-	int64		version;
 	int64		i;
 	MemoryContext row_cxt;
 	MemoryContext old;
 
 	DeltaCheckReadPrivilege();
 	InitMaterializedSRF(fcinfo, 0);
-	if (PG_ARGISNULL(0))
+	snap = snapshot_files_snapshot(PG_GETARG_DATUM(0), PG_ARGISNULL(0),
+								   PG_NARGS() > 1 ? PG_GETARG_DATUM(1) : 0,
+								   PG_NARGS() <= 1 || PG_ARGISNULL(1));
+	if (snap == NULL)
 		PG_RETURN_VOID();
-	version = dc_version_arg(fcinfo, 1, "version");
-	log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	snap = DeltaSnapshotBuildLazy(log, version);
 
 	row_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									"deltacc snapshot_files row context",

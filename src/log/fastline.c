@@ -18,7 +18,9 @@
  */
 #include "postgres.h"
 
+#include "common/fastpath.h"
 #include "format/djson_scan.h"
+#include "format/jstr.h"
 #include "log/fastline.h"
 
 /*
@@ -102,8 +104,14 @@ walk_flagged(const unsigned char *p, uint32 m, int width,
 			*pp = q + 1;
 			return 1;
 		}
-		if (*q != '\\' || (n = escape_len(q, e)) == 0)
-			return -1;			/* control, non-ASCII, not in the subset */
+		if (*q >= 0x80)
+		{
+			/* a UTF-8 sequence, as djson validates it */
+			if ((n = dj_utf8_seq_len(q, (size_t) (e - q))) == 0)
+				return -1;
+		}
+		else if (*q != '\\' || (n = escape_len(q, e)) == 0)
+			return -1;			/* control, an escape jstr judges */
 		q += n;
 		if (q - p >= width)
 		{
@@ -142,6 +150,8 @@ simple_escapes(const unsigned char *p, uint32 m, uint32 b, uint32 esc,
 		*next = p + width + (b >> (width - 1));
 		return 2;
 	}
+	if (p[pg_rightmost_one_pos32(rest)] >= 0x80)
+		return 0;				/* UTF-8: walk_flagged validates it */
 	if (p[pg_rightmost_one_pos32(rest)] != '"')
 		return -1;
 	*pp = p + pg_rightmost_one_pos32(rest) + 1;
@@ -260,6 +270,22 @@ skip_escape_run_avx2(const unsigned char **pp, const unsigned char *e)
 #endif
 
 /*
+ * skip_string_general: fl_skip_string for a string the fast walk below
+ * did not take (non-ASCII characters, \u escapes of surrogate pairs):
+ * jstr_end judges it from its start, as djson would.
+ */
+static bool
+skip_string_general(const char **pp, const char *end)
+{
+	const char *close = jstr_end(*pp + 1, end, JS_PLAIN, NULL);
+
+	if (close == NULL)
+		return false;
+	*pp = close + 1;
+	return true;
+}
+
+/*
  * fl_skip_string: see fastline.h.
  */
 bool
@@ -279,7 +305,7 @@ fl_skip_string(const char **pp, const char *end)
 			*pp = (const char *) p;
 			return true;
 		case -1:
-			return false;
+			return skip_string_general(pp, end);
 		default:
 			break;
 	}
@@ -299,10 +325,13 @@ fl_skip_string(const char **pp, const char *end)
 			*pp = (const char *) p + 1;
 			return true;
 		}
-		if (c != '\\')
-			return false;		/* control or non-ASCII: let djson judge */
-		if ((n = escape_len(p, e)) == 0)
-			return false;
+		if (c >= 0x80)
+		{
+			if ((n = dj_utf8_seq_len(p, (size_t) (e - p))) == 0)
+				return false;	/* invalid UTF-8 */
+		}
+		else if (c != '\\' || (n = escape_len(p, e)) == 0)
+			return skip_string_general(pp, end);	/* control, \u pairs, ... */
 		p += n;
 	}
 	return false;
@@ -549,7 +578,9 @@ fl_copy_plain(const unsigned char **pp, const unsigned char *e, char **op)
 }
 
 /*
- * fl_unescape_string: see fastline.h.
+ * fl_unescape_string: see fastline.h.  Plain bytes, UTF-8 and
+ * two-character escapes here; a string with anything else (\u escapes,
+ * control bytes) is judged and decoded by jstr from its start.
  */
 bool
 fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
@@ -557,6 +588,7 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 	const unsigned char *p = (const unsigned char *) *pp + 1;
 	const unsigned char *e = (const unsigned char *) end;
 	char	   *o = buf;
+	const char *close;
 
 	for (;;)
 	{
@@ -571,14 +603,29 @@ fl_unescape_string(const char **pp, const char *end, char *buf, int *outlen)
 			*outlen = (int) (o - buf);
 			return true;
 		}
-		if (*p != '\\' || e - p < 2)
-			return false;		/* control or non-ASCII: let djson judge */
-		c = dj_escape_byte[p[1]];
-		if (c == 0)
-			return false;		/* \u escapes and invalid ones: djson */
+		if (*p >= 0x80)
+		{
+			/* a UTF-8 sequence, as djson validates it */
+			int			n = dj_utf8_seq_len(p, (size_t) (e - p));
+
+			if (n == 0)
+				return false;
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+			continue;
+		}
+		if (*p != '\\' || e - p < 2 || (c = dj_escape_byte[p[1]]) == 0)
+			break;
 		*o++ = (char) c;
 		p += 2;
 	}
+	close = jstr_end(*pp + 1, end, JS_PLAIN, NULL);
+	if (close == NULL || close - (*pp + 1) > PG_INT32_MAX)
+		return false;
+	*outlen = (int) jstr_decode(*pp + 1, close, JS_PLAIN, buf);
+	*pp = close + 1;
+	return true;
 }
 
 /*
@@ -644,8 +691,7 @@ fl_skip_flat_strings(const char **pp, const char *end)
  *
  * What decode_file (src/actions.c) checks of an add or remove in
  * DELTA_DECODE_KEYS mode, and how fl_file_key stays inside it:
- *	path: required string, not empty (decoded here with the two-character
- *		escapes only; \u escapes and non-ASCII bytes are not provable);
+ *	path: required string, not empty (decoded as djson decodes it);
  *	partitionValues: required for add (not null), else optional; an object
  *		of strings, numbers, booleans or nulls;
  *	size: required for add, else optional; an integer >= 0;
@@ -755,15 +801,18 @@ take_string(const char **pp, const char *end, char **out, const char **s,
 #define DV_SIZE		0x08
 #define DV_CARD		0x10
 
-/* the deletionVector object at *pp into k (strings at *out) */
-static bool
-take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
+/*
+ * fl_deletion_vector: see fastline.h (the rules of decode_dv, as above).
+ */
+bool
+fl_deletion_vector(const char **pp, const char *end, FlDeletionVector *dv)
 {
 	const char *p = *pp;
 	unsigned	seen = 0;
 	bool		closed;
 	bool		empty;
 
+	memset(dv, 0, sizeof(*dv));
 	if (!fl_obj_open(&p, end, &empty) || empty)
 		return false;			/* required fields missing */
 	for (;;)
@@ -782,33 +831,53 @@ take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
 			FL_ONCE(DV_ST);
 			if (*p != '"' || !fl_plain_string(&p, end, &s, &len) || len != 1)
 				return false;
-			k->dv_storage_type = s[0];
+			dv->storage_type = s[0];
+			dv->at_storage_type = s;
 		}
 		else if (FL_KEY("pathOrInlineDv"))
 		{
+			const char *close;
+
 			FL_ONCE(DV_PATH);
-			if (!take_string(&p, end, out, &k->dv_path_or_inline, &len))
+			if (*p != '"')
 				return false;
+			if (fl_plain_string(&p, end, &dv->path, &dv->path_len))
+				dv->path_esc = false;
+			else
+			{
+				close = jstr_end(p + 1, end, JS_PLAIN, NULL);
+				if (close == NULL || close - p > PG_INT32_MAX)
+					return false;
+				dv->path = p + 1;
+				dv->path_len = (int) (close - dv->path);
+				dv->path_esc = true;
+				p = close + 1;
+			}
 		}
 		else if (FL_KEY("offset"))
 		{
 			FL_ONCE(DV_OFFSET);
+			dv->at_offset = p;
 			if (!opt_int(&p, end, 0, PG_INT32_MAX, &has, &v))
 				return false;
-			k->dv_has_offset = has;
-			k->dv_offset = has ? (int32) v : 0;
+			dv->has_offset = has;
+			dv->offset = has ? (int32) v : 0;
 		}
 		else if (FL_KEY("sizeInBytes"))
 		{
 			FL_ONCE(DV_SIZE);
+			dv->at_size = p;
 			if (!opt_int(&p, end, 0, PG_INT32_MAX, &has, &v) || !has)
 				return false;
+			dv->size_in_bytes = (int32) v;
 		}
 		else if (FL_KEY("cardinality"))
 		{
 			FL_ONCE(DV_CARD);
+			dv->at_cardinality = p;
 			if (!opt_int(&p, end, 0, PG_INT64_MAX, &has, &v) || !has)
 				return false;
+			dv->cardinality = v;
 		}
 		else if (!fl_skip_value(&p, end, 3))
 			return false;
@@ -820,41 +889,46 @@ take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
 	if ((seen & (DV_ST | DV_PATH | DV_SIZE | DV_CARD)) !=
 		(DV_ST | DV_PATH | DV_SIZE | DV_CARD))
 		return false;
-	k->has_dv = true;
 	*pp = p;
 	return true;
 }
 
-/*
- * fl_file_key: see fastline.h and the rules above.
- */
-bool
-fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
+/* the deletionVector object at *pp into k (its path decoded at *out) */
+static bool
+take_dv(const char **pp, const char *end, char **out, FlFileKey *k)
 {
-	const char *p = line;
-	const char *end = line + len;
+	FlDeletionVector dv;
+
+	if (!fl_deletion_vector(pp, end, &dv))
+		return false;
+	if (dv.path_esc)
+		dv.path_len = (int) jstr_decode(dv.path, dv.path + dv.path_len,
+										JS_PLAIN, *out);
+	else
+		memcpy(*out, dv.path, dv.path_len);
+	(*out)[dv.path_len] = '\0';
+	k->dv_path_or_inline = *out;
+	*out += dv.path_len + 1;
+	k->dv_storage_type = dv.storage_type;
+	k->dv_has_offset = dv.has_offset;
+	k->dv_offset = dv.offset;
+	k->has_dv = true;
+	return true;
+}
+
+/*
+ * file_key_action: fl_file_key from the value of the add or remove key at
+ * p (k->remove says which) to the end of the line.
+ */
+static bool
+file_key_action(const char *p, const char *end, char *buf, FlFileKey *k)
+{
 	char	   *out = buf;
 	unsigned	seen = 0;
 	bool		closed;
 	bool		empty;
-	bool		add;
+	bool		add = !k->remove;
 
-	fl_init();
-	memset(k, 0, sizeof(*k));
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != '{')
-		return false;
-	p = fl_skip_ws(p + 1, end);
-	if (end - p >= 5 && memcmp(p, "\"add\"", 5) == 0)
-		p += 5;
-	else if (end - p >= 8 && memcmp(p, "\"remove\"", 8) == 0)
-	{
-		k->remove = true;
-		p += 8;
-	}
-	else
-		return false;
-	add = !k->remove;
 	if (!fl_colon(&p, end) || !fl_obj_open(&p, end, &empty) || empty)
 		return false;			/* no fields: let decode_file complain */
 	for (;;)
@@ -963,4 +1037,35 @@ fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
 		(FK_PV | FK_SIZE | FK_MTIME | FK_DC))
 		return false;			/* a required field missing */
 	return true;
+}
+
+/*
+ * fl_file_key: see fastline.h and the rules above.  Counts a hit or a miss
+ * of DC_FP_FILE_KEY for every line that starts as an add or remove.
+ */
+bool
+fl_file_key(const char *line, Size len, char *buf, FlFileKey *k)
+{
+	const char *p = line;
+	const char *end = line + len;
+	bool		ok;
+
+	fl_init();
+	memset(k, 0, sizeof(*k));
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (end - p >= 5 && memcmp(p, "\"add\"", 5) == 0)
+		p += 5;
+	else if (end - p >= 8 && memcmp(p, "\"remove\"", 8) == 0)
+	{
+		k->remove = true;
+		p += 8;
+	}
+	else
+		return false;
+	ok = file_key_action(p, end, buf, k);
+	dc_fastpath_note(DC_FP_FILE_KEY, ok);
+	return ok;
 }

@@ -6,10 +6,9 @@
  * The full path for a log line is djson (src/format/djson.c) and then
  * DeltaDecodeAction (src/actions.c).  The scanners here accept a strict
  * SUBSET of what djson accepts and decode what they accept to exactly what
- * djson would: printable ASCII, the standard two-character escapes, \u
- * escapes other than \u0000 and surrogates (only where the text is merely
- * validated, never decoded), numbers in JSON syntax of at most 4096 bytes,
- * nesting at most FL_MAX_DEPTH.  Anything outside the subset makes them
+ * djson would: strings as djson takes them (UTF-8, every escape; keys the
+ * scanners compare must be plain ASCII), numbers in JSON syntax of at most
+ * 4096 bytes, nesting at most FL_MAX_DEPTH.  Anything outside the subset makes them
  * return false, "not provable": the caller then takes the full path, which
  * accepts the line or raises the proper error.  They never raise an
  * error, never allocate, and read only [*pp, end).
@@ -200,11 +199,10 @@ extern bool fl_may_name_state(const char *line, size_t len);
 extern bool fl_plain_int(const char **pp, const char *end, int64 *out);
 
 /*
- * fl_unescape_string: validate the string at *pp (the opening quote; plain
- * bytes and the two-character escapes only, \u escapes refused) and write
- * its decoded bytes to buf, which must hold as many bytes as remain in the
- * input; *outlen gets the decoded length (no NUL written).  False: not
- * provable.
+ * fl_unescape_string: validate the string at *pp (the opening quote) and
+ * write its decoded bytes (djson's: escapes decoded, \u escapes as UTF-8)
+ * to buf, which must hold as many bytes as remain in the input; *outlen
+ * gets the decoded length (no NUL written).  False: not provable.
  */
 extern bool fl_unescape_string(const char **pp, const char *end, char *buf,
 							   int *outlen);
@@ -214,6 +212,39 @@ extern bool fl_unescape_string(const char **pp, const char *end, char *buf,
  * subset (Delta's tags) at *pp; false (*pp unchanged) when it is not one.
  */
 extern bool fl_skip_flat_strings(const char **pp, const char *end);
+
+/*
+ * A deletionVector object as decode_file (src/log/actions.c) decodes it,
+ * its path still where the line holds it: path[0 .. path_len), the body
+ * of a string (path_esc: with escapes or UTF-8, decode it with
+ * jstr_decode; else its bytes are the path).
+ */
+typedef struct FlDeletionVector
+{
+	char		storage_type;
+	const char *path;
+	int			path_len;
+	bool		path_esc;
+	bool		has_offset;
+	int32		offset;
+	int32		size_in_bytes;
+	int64		cardinality;
+	/* where the values' tokens start (a string's: after its quote) */
+	const char *at_storage_type;
+	const char *at_offset;		/* NULL: no offset key */
+	const char *at_size;
+	const char *at_cardinality;
+} FlDeletionVector;
+
+/*
+ * fl_deletion_vector: the object at *pp when it is provably a deletion
+ * vector descriptor decode_file decodes without an error (storageType a
+ * one-byte plain string, pathOrInlineDv a string, offset null or an int32
+ * >= 0, sizeInBytes an int32 >= 0, cardinality an int64 >= 0, none twice,
+ * other keys validated only): *dv filled, *pp past it.  False otherwise.
+ */
+extern bool fl_deletion_vector(const char **pp, const char *end,
+							   FlDeletionVector *dv);
 
 /*
  * The keys of one add or remove line, as log replay needs them (see

@@ -16,8 +16,10 @@
 
 #include "utils/memutils.h"
 
+#include "common/fastpath.h"
 #include "common/json_util.h"
 #include "format/jshape.h"
+#include "format/jstr.h"
 #include "log/actions.h"
 #include "log/fastline.h"
 #include "log/log_reader.h"
@@ -28,16 +30,18 @@
  * The subset
  *
  * A line is decoded (or skipped) here only when it is valid JSON of a
- * conservative subset: printable ASCII, the standard escapes, \u escapes
- * other than \u0000 and surrogates, numbers in JSON syntax, nesting at
- * most FL_MAX_DEPTH (src/fastline.c).  An add line {"add":{"path":...,
+ * conservative subset: strings as djson takes them (keys the decoder
+ * compares plain ASCII), numbers in JSON syntax, nesting at most
+ * FL_MAX_DEPTH (src/fastline.c).  An add line {"add":{"path":...,
  * "partitionValues":{...},"size":N,"modificationTime":N,"dataChange":b,
  * "stats":"...","tags":{...}}} is decoded straight from the text when it
  * is provably what DeltaDecodeAction(DELTA_DECODE_ROW) would decode
  * without an error: no duplicate of a key decode_file reads, path and
- * partition values plain ASCII strings (values may be null), size and
+ * partition values strings (decoded as djson decodes them; values may be
+ * null; partition keys plain ASCII), size and
  * modificationTime plain integers (size not negative), dataChange a
- * boolean, stats a string (standard escapes only), no deletion vector,
+ * boolean, stats a string, deletion vector null or a descriptor
+ * (fl_deletion_vector),
  * baseRowId / defaultRowCommitVersion plain integers if present; other
  * keys (tags included, which DELTA_DECODE_ROW does not keep) are only
  * validated.  A line read only to be skipped must be a JSON object whose
@@ -87,6 +91,23 @@ skip_line_generic(const char *line, Size len)
 }
 
 /*
+ * line_is_add: the line starts as an add action does ('{', "add"), so
+ * that a fast path declining it counts a miss (fastpath.h); nothing else
+ * is checked.
+ */
+static bool
+line_is_add(const char *line, Size len)
+{
+	const char *end = line + len;
+	const char *p = fl_skip_ws(line, end);
+
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	return end - p >= 5 && memcmp(p, "\"add\"", 5) == 0;
+}
+
+/*
  * addline_skip_file_action: see addline.h.  An add line of the current
  * line shapes (see below), else skip_line_generic (and the shapes are
  * made from an add line they did not take).  Assert-enabled builds check
@@ -101,9 +122,15 @@ addline_skip_file_action(const char *line, Size len)
 	if (line_shape_skip(line, len))
 	{
 		Assert(skip_line_generic(line, len) == 0);
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, true);
 		return true;
 	}
 	kind = skip_line_generic(line, len);
+	if (kind == 0 || (kind < 0 && line_is_add(line, len)))
+	{
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+		dc_fastpath_note(DC_FP_ADDLINE_SCAN, kind == 0);
+	}
 	if (kind == 0 && line_shape_want())
 		line_shape_learn_line(line, len);
 	return kind >= 0;
@@ -162,18 +189,23 @@ typedef struct FastFields
 	bool		stats_null;
 	const char *path;
 	int			path_len;
+	bool		path_esc;		/* path: a string body with escapes or
+								 * UTF-8 (path_len bytes to its close) */
 	int			npv;
 	const char *pvk[16];
 	int			pvkl[16];
 	const char *pvv[16];		/* NULL: JSON null */
 	int			pvvl[16];
+	bool		pvv_esc[16];	/* as path_esc */
+	bool		has_dv;			/* a deletion vector descriptor: dv */
+	FlDeletionVector dv;
 	/* the generic parse's token positions (line_shape_learn) */
 	const char *stats_start;	/* the stats value's first byte */
 	const char *stats_end;		/* the byte after it */
 	const char *at_size;
 	const char *at_mtime;
 	const char *at_dc;
-	const char *at_dv;
+	const char *at_dv;			/* a null deletionVector */
 	const char *at_base;
 	const char *at_drcv;
 	const char *at_pv[16];		/* each partition value's first byte */
@@ -237,6 +269,56 @@ fast_stats(AddLineDecoder *r, const char **pp, const char *end, FastFields *ff)
 }
 
 /*
+ * arena_string: a string of the line in the arena, NUL-terminated: its
+ * bytes s[0 .. len), or when esc the characters of the string body
+ * s[0 .. len) (jstr_decode; s + len is its closing quote).
+ */
+static char *
+arena_string(DeltaStrArena *a, const char *s, int len, bool esc)
+{
+	char		local[256];
+	char	   *tmp;
+	char	   *r;
+	size_t		n;
+
+	if (!esc)
+		return DeltaArenaStrndup(a, s, len);
+	tmp = len <= (int) sizeof(local) ? local : palloc(len);
+	n = jstr_decode(s, s + len, JS_PLAIN, tmp);
+	r = DeltaArenaStrndup(a, tmp, n);
+	if (tmp != local)
+		pfree(tmp);
+	return r;
+}
+
+/*
+ * line_string: the string at *pp (its opening quote), as djson takes it:
+ * *s / *len its body up to the closing quote, *esc whether that body
+ * holds escapes or UTF-8 (then arena_string decodes it); *pp moves past
+ * it.  False: not a valid string.
+ */
+static pg_attribute_always_inline bool
+line_string(const char **pp, const char *end, const char **s, int *len,
+			bool *esc)
+{
+	const char *close;
+
+	if (fl_plain_string(pp, end, s, len))
+	{
+		*esc = false;
+		return true;
+	}
+	close = jstr_end(*pp + 1, end, JS_PLAIN, NULL);
+	if (close == NULL || close - *pp > PG_INT32_MAX)
+		return false;
+	*s = *pp + 1;
+	*len = (int) (close - *s);
+	*esc = true;
+	*pp = close + 1;
+	return true;
+}
+
+/*
  * fast_build: the action from ff (fa's scalar fields already set), its
  * strings copied to b's arena.
  */
@@ -281,10 +363,25 @@ fast_build(AddLineDecoder *r, FastFields *ff, DeltaFileAction *fa)
 			fa->pv.keys[k] = DeltaArenaStrndup(&b->strings, ff->pvk[k],
 											   ff->pvkl[k]);
 			fa->pv.values[k] = ff->pvv[k] ?
-				DeltaArenaStrndup(&b->strings, ff->pvv[k], ff->pvvl[k]) : NULL;
+				arena_string(&b->strings, ff->pvv[k], ff->pvvl[k],
+							 ff->pvv_esc[k]) : NULL;
 		}
 	}
-	fa->path = DeltaArenaStrndup(&b->strings, ff->path, ff->path_len);
+	fa->path = arena_string(&b->strings, ff->path, ff->path_len, ff->path_esc);
+	if (ff->has_dv)
+	{
+		DeltaDV    *dv = MemoryContextAllocZero(b->cxt, sizeof(DeltaDV));
+
+		dv->storage_type = ff->dv.storage_type;
+		dv->path_or_inline = arena_string(&b->strings, ff->dv.path,
+										  ff->dv.path_len, ff->dv.path_esc);
+		dv->has_offset = ff->dv.has_offset;
+		dv->offset = ff->dv.offset;
+		dv->size_in_bytes = ff->dv.size_in_bytes;
+		dv->cardinality = ff->dv.cardinality;
+		DeltaDVSetUniqueId(b, dv);
+		fa->dv = dv;
+	}
 }
 
 /*
@@ -320,8 +417,8 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
 		if (FL_KEY("path"))
 		{
 			FL_ONCE(1);
-			if (*p != '"' || !fl_plain_string(&p, end, &ff->path,
-											  &ff->path_len) ||
+			if (*p != '"' || !line_string(&p, end, &ff->path, &ff->path_len,
+										  &ff->path_esc) ||
 				ff->path_len == 0)
 				return false;
 		}
@@ -348,7 +445,8 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
 					ff->at_pv[n] = p;
 					if (*p == '"')
 					{
-						if (!fl_plain_string(&p, end, &ff->pvv[n], &ff->pvvl[n]))
+						if (!line_string(&p, end, &ff->pvv[n], &ff->pvvl[n],
+										 &ff->pvv_esc[n]))
 							return false;
 					}
 					else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
@@ -407,9 +505,13 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
 		else if (FL_KEY("deletionVector"))
 		{
 			FL_ONCE(64);
-			ff->at_dv = p;
 			if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+			{
+				ff->at_dv = p;
 				p += 4;
+			}
+			else if (fl_deletion_vector(&p, end, &ff->dv))
+				ff->has_dv = true;
 			else
 				return false;
 		}
@@ -478,10 +580,10 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
  * plain integer for size, a boolean for dataChange, null for
  * deletionVector, ...).  A slot of no role (a tag, a key decode_file does
  * not read) is only validated, by the match.  Any line that does not
- * match, or whose slot fails its role's check, goes the generic way; the
- * shapes are remade from such a line (after each of the first few misses
- * in a row, then every 64th).  They live for the backend in their own
- * small context.  Assert-enabled builds check every decoded line against
+ * match, or whose slot fails its role's check, goes the generic way; a
+ * shape is made from such a line (after each of the first few misses in
+ * a row, then every 64th) and kept with those of the last few layouts
+ * (LINE_SHAPES_MAX).  Each lives for the backend in its own small context.  Assert-enabled builds check every decoded line against
  * the parse tree (addline_assert_matches_tree).
  * ---------------------------------------------------------------------
  */
@@ -495,6 +597,11 @@ typedef enum LineRole
 	LR_DV,
 	LR_BASE,
 	LR_DRCV,
+	LR_DV_TYPE,					/* a deletion vector's fields */
+	LR_DV_PATH,
+	LR_DV_OFFSET,
+	LR_DV_SIZE,
+	LR_DV_CARD,
 	LR_PV						/* + the partition value's index */
 } LineRole;
 
@@ -515,13 +622,28 @@ typedef struct LineShapes
 	int			npv;
 	char	  **pvk;			/* the model's partition keys */
 	int		   *pvkl;
+	bool		has_dv;			/* its lines have a deletion vector */
 } LineShapes;
 
 #define LINE_SHAPE_EAGER_MISSES 4
 #define LINE_SHAPE_RETRY_EVERY 64
 
-static LineShapes *line_shapes = NULL;
+/*
+ * The shapes of the last few layouts, the one matched last first: a line
+ * is tried against each in turn, a shape it matches moves to the front,
+ * and a shape made from a line none took goes last (replacing the last
+ * one when all places are taken), so that a layout seen once (a line
+ * with its keys in a random order) displaces no layout that repeats.
+ * Writers change layouts from line to line (tags in either of two orders,
+ * lines of another writer in between); a handful of places hold them.
+ */
+#define LINE_SHAPES_MAX 8
+
+static LineShapes *line_shapes[LINE_SHAPES_MAX];
+static int	n_line_shapes = 0;
 static int	line_shape_misses = 0;	/* lines in a row not matched */
+static char *shaped_path = NULL;	/* addline_shaped_key's decoded paths */
+static Size shaped_path_cap = 0;
 
 /* the role of the token at t of the model line (ff: its generic parse) */
 static uint8
@@ -543,6 +665,19 @@ line_role(const FastFields *ff, const char *t)
 		return LR_BASE;
 	if (t == ff->at_drcv)
 		return LR_DRCV;
+	if (ff->has_dv)
+	{
+		if (t == ff->dv.at_storage_type)
+			return LR_DV_TYPE;
+		if (t == ff->dv.path)
+			return LR_DV_PATH;
+		if (t == ff->dv.at_offset)
+			return LR_DV_OFFSET;
+		if (t == ff->dv.at_size)
+			return LR_DV_SIZE;
+		if (t == ff->dv.at_cardinality)
+			return LR_DV_CARD;
+	}
 	for (k = 0; k < ff->npv; k++)
 		if (t == (ff->pvv[k] != NULL ? ff->pvv[k] : ff->at_pv[k]))
 			return LR_PV + k;
@@ -612,6 +747,9 @@ line_roles_complete(const LineShapes *ls, const FastFields *ff)
 	want[LR_DV] = ff->at_dv != NULL;
 	want[LR_BASE] = ff->at_base != NULL;
 	want[LR_DRCV] = ff->at_drcv != NULL;
+	want[LR_DV_TYPE] = want[LR_DV_PATH] = want[LR_DV_SIZE] =
+		want[LR_DV_CARD] = ff->has_dv;
+	want[LR_DV_OFFSET] = ff->has_dv && ff->dv.at_offset != NULL;
 	for (i = 0; i < ff->npv; i++)
 		want[LR_PV + i] = 1;
 	return memcmp(count, want, sizeof(count)) == 0;
@@ -637,7 +775,6 @@ line_shape_want(void)
 static void
 line_shape_learn(const char *line, Size len, const FastFields *ff)
 {
-	LineShapes *ls = line_shapes;
 	MemoryContext cxt;
 	MemoryContext old;
 	LineShapes *fresh;
@@ -660,6 +797,7 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 						ff->stats_end, (line + len) - ff->stats_end, ff))
 	{
 		fresh->npv = ff->npv;
+		fresh->has_dv = ff->has_dv;
 		fresh->pvk = palloc(sizeof(char *) * Max(ff->npv, 1));
 		fresh->pvkl = palloc(sizeof(int) * Max(ff->npv, 1));
 		for (k = 0; k < ff->npv; k++)
@@ -676,9 +814,13 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 		return;
 	}
 	MemoryContextSetParent(cxt, TopMemoryContext);
-	if (ls != NULL)
-		MemoryContextDelete(ls->cxt);
-	line_shapes = fresh;
+	if (n_line_shapes == LINE_SHAPES_MAX)
+	{
+		/* the last place: a shape made last and matched since by no line */
+		MemoryContextDelete(line_shapes[LINE_SHAPES_MAX - 1]->cxt);
+		n_line_shapes--;
+	}
+	line_shapes[n_line_shapes++] = fresh;
 }
 
 /*
@@ -731,6 +873,7 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 					return false;
 				ff->path = t;
 				ff->path_len = (int) sl->len;
+				ff->path_esc = sl->escaped;
 				break;
 			case LR_SIZE:
 			case LR_MTIME:
@@ -774,6 +917,41 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 				if (sl->kind != JS_SLOT_NULL)
 					return false;
 				break;
+			case LR_DV_TYPE:
+				if (sl->kind != JS_SLOT_STRING || sl->escaped || sl->len != 1)
+					return false;
+				ff->dv.storage_type = *t;
+				break;
+			case LR_DV_PATH:
+				if (sl->kind != JS_SLOT_STRING)
+					return false;
+				ff->dv.path = t;
+				ff->dv.path_len = (int) sl->len;
+				ff->dv.path_esc = sl->escaped;
+				break;
+			case LR_DV_OFFSET:
+			case LR_DV_SIZE:
+			case LR_DV_CARD:
+				if (sl->kind == JS_SLOT_NULL && roles[i] == LR_DV_OFFSET)
+				{
+					ff->dv.has_offset = false;
+					ff->dv.offset = 0;
+					break;
+				}
+				if (sl->kind != JS_SLOT_NUMBER ||
+					!line_slot_int(t, sl->len, &v) || v < 0 ||
+					(roles[i] != LR_DV_CARD && v > PG_INT32_MAX))
+					return false;
+				if (roles[i] == LR_DV_OFFSET)
+				{
+					ff->dv.has_offset = true;
+					ff->dv.offset = (int32) v;
+				}
+				else if (roles[i] == LR_DV_SIZE)
+					ff->dv.size_in_bytes = (int32) v;
+				else
+					ff->dv.cardinality = v;
+				break;
 			default:
 				{
 					int			k = roles[i] - LR_PV;
@@ -783,6 +961,7 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 					{
 						ff->pvv[k] = t;
 						ff->pvvl[k] = (int) sl->len;
+						ff->pvv_esc[k] = sl->escaped;
 					}
 					else if (sl->kind == JS_SLOT_NULL)
 						ff->pvv[k] = NULL;
@@ -796,31 +975,26 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 }
 
 /*
- * line_shape_match: true when the line is one of the current line shapes
- * with a valid stats value: then it is provably exactly one add action of
- * the subset.  fa / ff not NULL: also every slot passes its role's check,
- * and *fa / *ff hold the line's scalar fields, where its path and
- * partition values are, and (r not NULL) its stats value as fast_stats
- * takes it (the line is then one addline_decode decodes); r NULL: the
- * stats string is only validated (fl_skip_string, which also takes \u
- * escapes the decoder leaves to the general path).
+ * line_shape_match_one: line_shape_match against the shapes ls; *wrote
+ * is set when a declined try may have set fields of fa / ff or r.
  */
 static bool
-line_shape_match(AddLineDecoder *r, const char *line, Size len,
-				 DeltaFileAction *fa, FastFields *ff)
+line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
+					 const char *line, Size len, DeltaFileAction *fa,
+					 FastFields *ff, bool *wrote)
 {
-	LineShapes *ls = line_shapes;
 	const char *end = line + len;
 	const char *p;
 	size_t		consumed;
 	int			k;
 
-	if (ls == NULL ||
-		!js_match(&ls->pre, line, end, ls->pre_slots, &consumed, NULL, NULL))
+	if (!js_match(&ls->pre, line, end, ls->pre_slots, &consumed, NULL, NULL))
 		return false;
+	*wrote = true;
 	p = line + consumed;
 	if (fa != NULL)
 	{
+		ff->has_dv = ls->has_dv;
 		ff->npv = ls->npv;
 		for (k = 0; k < ls->npv; k++)
 		{
@@ -851,8 +1025,52 @@ line_shape_match(AddLineDecoder *r, const char *line, Size len,
 		 !line_slots_take(ls, ls->post_slots, ls->npost_roles, ls->post_at,
 						  ls->post_role, p, fa, ff)))
 		return false;
-	line_shape_misses = 0;
 	return true;
+}
+
+/*
+ * line_shape_match: true when the line is one of the current line shapes
+ * with a valid stats value: then it is provably exactly one add action of
+ * the subset.  fa / ff not NULL: also every slot passes its role's check,
+ * and *fa / *ff hold the line's scalar fields, where its path and
+ * partition values are, and (r not NULL) its stats value as fast_stats
+ * takes it (the line is then one addline_decode decodes); r NULL: the
+ * stats string is only validated (fl_skip_string, which also takes \u
+ * escapes the decoder leaves to the general path).  The shapes are tried
+ * in order; the one that matches moves to the front.
+ */
+static bool
+line_shape_match(AddLineDecoder *r, const char *line, Size len,
+				 DeltaFileAction *fa, FastFields *ff)
+{
+	int			i;
+
+	for (i = 0; i < n_line_shapes; i++)
+	{
+		LineShapes *ls = line_shapes[i];
+		bool		wrote = false;
+
+		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote))
+		{
+			if (i > 0)
+			{
+				memmove(&line_shapes[1], &line_shapes[0],
+						sizeof(LineShapes *) * i);
+				line_shapes[0] = ls;
+			}
+			line_shape_misses = 0;
+			return true;
+		}
+		if (wrote && fa != NULL)
+		{
+			/* the next try starts from nothing, as the first did */
+			memset(fa, 0, sizeof(*fa));
+			memset(ff, 0, sizeof(*ff));
+		}
+		if (wrote && r != NULL)
+			r->deferred = false;
+	}
+	return false;
 }
 
 /*
@@ -870,6 +1088,7 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 	memset(&ff, 0, sizeof(ff));
 	if (line_shape_match(r, line, len, fa, &ff))
 	{
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, true);
 		fast_build(r, &ff, fa);
 		return true;
 	}
@@ -878,7 +1097,16 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 	memset(&ff, 0, sizeof(ff));
 	r->deferred = false;
 	if (!fast_add_generic(r, line, len, fa, &ff))
+	{
+		if (line_is_add(line, len))
+		{
+			dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+			dc_fastpath_note(DC_FP_ADDLINE_SCAN, false);
+		}
 		return false;
+	}
+	dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+	dc_fastpath_note(DC_FP_ADDLINE_SCAN, true);
 	if (line_shape_want())
 		line_shape_learn(line, len, &ff);
 	fast_build(r, &ff, fa);
@@ -910,11 +1138,39 @@ addline_shaped_key(const char *line, Size len, const char **path,
 	fa.size = 0;
 	ff.path = NULL;
 	ff.path_len = 0;
+	ff.path_esc = false;
+	ff.has_dv = false;
 	if (!line_shape_match(NULL, line, len, &fa, &ff))
+	{
+		if (line_is_add(line, len))
+			dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
 		return false;
+	}
+	if (ff.has_dv)
+	{
+		/* (replay needs the deletion vector's key: fl_file_key's) */
+		dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
+		return false;
+	}
+	dc_fastpath_note(DC_FP_ADDLINE_SHAPE, true);
 	Assert(fa.has_size && ff.path != NULL);
 	*path = ff.path;
 	*path_len = ff.path_len;
+	if (ff.path_esc)
+	{
+		/* its characters, in a buffer of this module's */
+		if (shaped_path_cap < (Size) ff.path_len)
+		{
+			if (shaped_path != NULL)
+				pfree(shaped_path);
+			shaped_path_cap = Max((Size) ff.path_len, 2 * shaped_path_cap);
+			shaped_path = MemoryContextAlloc(TopMemoryContext,
+											 shaped_path_cap);
+		}
+		*path = shaped_path;
+		*path_len = (int) jstr_decode(ff.path, ff.path + ff.path_len,
+									  JS_PLAIN, shaped_path);
+	}
 	*size = fa.size;
 	return true;
 }

@@ -73,7 +73,8 @@ extern bool addline_skip_file_action(const char *line, Size len);
  * addline_shaped_key: when line[0..len) is an add line of the current line
  * shapes whose every field passes the decoder's checks and whose stats
  * value is a valid string of the subset (or null), its path (*path_len
- * bytes inside line: a shape's string holds no escape) and size, and true;
+ * bytes inside line, or when it holds escapes its characters in a buffer
+ * of addline's, valid until the next call) and size, and true;
  * the statistics are validated, not decoded.  False: not provable this way.
  * addline_shape_miss: an add line the shapes did not take, which a caller
  * decoded another way; the shapes may be made from it.  Neither allocates

@@ -276,34 +276,54 @@ stats_fields_peek(void *arg, const DjValue *v)
 /* the only top-level members DeltaStatsFieldsFromJson reads */
 static const char *const stats_peek_keys[] = {"numRecords", "tightBounds", NULL};
 
+/* The snapshot_files columns, in order, as delta_files columns. */
+static const int snapshot_src_col[DELTA_SNAPSHOT_NCOLS] = {
+	DF_PATH, DF_PARTITION_VALUES, DF_SIZE, DF_MODIFICATION_TIME,
+	DF_NUM_RECORDS, DF_STATS, DF_DELETION_VECTOR, DF_BASE_ROW_ID,
+	DF_DEFAULT_ROW_COMMIT_VERSION
+};
+
+#define DF_BIT(c) ((uint32) 1 << (c))
+#define DF_ALL (DF_BIT(DF_NCOLS) - 1)
+
+static void file_row_values(const DeltaFileAction *fa, uint32 need,
+							Datum *values, bool *nulls);
+
+/*
+ * DeltaSnapshotFileRowValues: see loader.h.
+ */
+void
+DeltaSnapshotFileRowValues(const DeltaFileAction *fa, const bool *need,
+						   Datum *values, bool *nulls)
+{
+	Datum		all[DF_NCOLS];
+	bool		allnulls[DF_NCOLS];
+	uint32		mask = 0;
+	int			k;
+
+	for (k = 0; k < DELTA_SNAPSHOT_NCOLS; k++)
+		if (need == NULL || need[k])
+			mask |= DF_BIT(snapshot_src_col[k]);
+	/* (tags are not a column: never built) */
+	file_row_values(fa, mask, all, allnulls);
+	for (k = 0; k < DELTA_SNAPSHOT_NCOLS; k++)
+	{
+		values[k] = all[snapshot_src_col[k]];
+		nulls[k] = allnulls[snapshot_src_col[k]] || (need != NULL && !need[k]);
+	}
+}
+
 /*
  * DeltaPutSnapshotFileRow: see loader.h.
  */
 void
 DeltaPutSnapshotFileRow(ReturnSetInfo *rsinfo, const DeltaFileAction *fa)
 {
-#define SNAPSHOT_COLS 9
-	static const int src_col[SNAPSHOT_COLS] = {
-		DF_PATH, DF_PARTITION_VALUES, DF_SIZE, DF_MODIFICATION_TIME,
-		DF_NUM_RECORDS, DF_STATS, DF_DELETION_VECTOR, DF_BASE_ROW_ID,
-		DF_DEFAULT_ROW_COMMIT_VERSION
-	};
-	DeltaFileAction copy = *fa;
-	Datum		all[DF_NCOLS];
-	bool		allnulls[DF_NCOLS];
-	Datum		values[SNAPSHOT_COLS];
-	bool		nulls[SNAPSHOT_COLS];
-	int			k;
+	Datum		values[DELTA_SNAPSHOT_NCOLS];
+	bool		nulls[DELTA_SNAPSHOT_NCOLS];
 
-	copy.tags_json = NULL;		/* not a column: do not build it */
-	DeltaFileRowValues(&copy, all, allnulls);
-	for (k = 0; k < SNAPSHOT_COLS; k++)
-	{
-		values[k] = all[src_col[k]];
-		nulls[k] = allnulls[src_col[k]];
-	}
+	DeltaSnapshotFileRowValues(fa, NULL, values, nulls);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-#undef SNAPSHOT_COLS
 }
 
 /*
@@ -313,16 +333,34 @@ DeltaPutSnapshotFileRow(ReturnSetInfo *rsinfo, const DeltaFileAction *fa)
 void
 DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 {
+	file_row_values(fa, DF_ALL, values, nulls);
+}
+
+/*
+ * file_row_values: DeltaFileRowValues for the columns in need (bits
+ * DF_BIT of the delta_files columns); the others are left null and cost
+ * nothing.
+ */
+static void
+file_row_values(const DeltaFileAction *fa, uint32 need, Datum *values,
+				bool *nulls)
+{
 	static const char *const kinds[] = {"add", "remove", "cdc"};
 
 	memset(nulls, true, sizeof(bool) * DF_NCOLS);
 	values[DF_VERSION] = Int64GetDatum(fa->version);
 	nulls[DF_VERSION] = false;
-	values[DF_ACTION] = CStringGetTextDatum(kinds[fa->kind]);
-	nulls[DF_ACTION] = false;
-	values[DF_PATH] = CStringGetTextDatum(fa->path);
-	nulls[DF_PATH] = false;
-	if (!fa->pv.is_null_map)
+	if (need & DF_BIT(DF_ACTION))
+	{
+		values[DF_ACTION] = CStringGetTextDatum(kinds[fa->kind]);
+		nulls[DF_ACTION] = false;
+	}
+	if (need & DF_BIT(DF_PATH))
+	{
+		values[DF_PATH] = CStringGetTextDatum(fa->path);
+		nulls[DF_PATH] = false;
+	}
+	if (!fa->pv.is_null_map && (need & DF_BIT(DF_PARTITION_VALUES)))
 	{
 		values[DF_PARTITION_VALUES] = DeltaStringMapJsonb(fa->pv.n, fa->pv.keys,
 														  fa->pv.values);
@@ -333,7 +371,7 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 		values[DF_SIZE] = Int64GetDatum(fa->size);
 		nulls[DF_SIZE] = false;
 	}
-	if (fa->has_modification_time)
+	if (fa->has_modification_time && (need & DF_BIT(DF_MODIFICATION_TIME)))
 		values[DF_MODIFICATION_TIME] =
 			DeltaMsToTimestampTz(fa->modification_time, &nulls[DF_MODIFICATION_TIME]);
 	values[DF_DATA_CHANGE] = BoolGetDatum(fa->data_change);
@@ -348,7 +386,15 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 		values[DF_TIGHT_BOUNDS] = BoolGetDatum(fa->tight_bounds == 1);
 		nulls[DF_TIGHT_BOUNDS] = false;
 	}
-	if (fa->stats != NULL)
+	/*
+	 * numRecords or tightBounds not yet known come from the stats as their
+	 * jsonb's peek gives them (only when jsonb can hold the text): so the
+	 * stats are made for them too
+	 */
+	if (fa->stats != NULL && !fa->has_num_records && fa->tight_bounds < 0 &&
+		(need & (DF_BIT(DF_NUM_RECORDS) | DF_BIT(DF_TIGHT_BOUNDS))))
+		need |= DF_BIT(DF_STATS);
+	if (fa->stats != NULL && (need & DF_BIT(DF_STATS)))
 	{
 		/* one parse gives the jsonb and, if still unset, numRecords */
 		bool		unset = !fa->has_num_records && fa->tight_bounds < 0;
@@ -380,9 +426,9 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 			}
 		}
 	}
-	else if (fa->stats_parsed_json != NULL)
+	else if (fa->stats_parsed_json != NULL && (need & DF_BIT(DF_STATS)))
 		values[DF_STATS] = DeltaJsonTextJsonb(fa->stats_parsed_json, &nulls[DF_STATS]);
-	if (fa->dv != NULL)
+	if (fa->dv != NULL && (need & DF_BIT(DF_DELETION_VECTOR)))
 	{
 		values[DF_DELETION_VECTOR] = dv_jsonb(fa->dv);
 		nulls[DF_DELETION_VECTOR] = false;
@@ -397,7 +443,7 @@ DeltaFileRowValues(const DeltaFileAction *fa, Datum *values, bool *nulls)
 		values[DF_DEFAULT_ROW_COMMIT_VERSION] = Int64GetDatum(fa->default_row_commit_version);
 		nulls[DF_DEFAULT_ROW_COMMIT_VERSION] = false;
 	}
-	if (fa->tags_json != NULL)
+	if (fa->tags_json != NULL && (need & DF_BIT(DF_TAGS)))
 		values[DF_TAGS] = DeltaJsonTextJsonb(fa->tags_json, &nulls[DF_TAGS]);
 }
 

@@ -60,6 +60,19 @@ extern int64 DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 extern void DeltaFileRowValues(const DeltaFileAction *fa, Datum *values,
 							   bool *nulls);
 
+/* The snapshot_files columns (see DeltaPutSnapshotFileRow). */
+#define DELTA_SNAPSHOT_NCOLS 9
+
+/*
+ * Datums of the snapshot_files columns (in their order) for fa into
+ * values / nulls[DELTA_SNAPSHOT_NCOLS], each made only when need[k] (need
+ * NULL: all of them); a column not needed is null.  Tags are never built.
+ * Allocates in CurrentMemoryContext.
+ */
+extern void DeltaSnapshotFileRowValues(const DeltaFileAction *fa,
+									   const bool *need, Datum *values,
+									   bool *nulls);
+
 /*
  * Append one row of the snapshot_files column set (path, partition_values,
  * size, modification_time, num_records, stats, deletion_vector,

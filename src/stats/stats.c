@@ -36,10 +36,12 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "common/fastpath.h"
 #include "common/json_util.h"
 #include "format/djson.h"
 #include "format/djson_scan.h"
 #include "format/jshape.h"
+#include "format/jstr.h"
 #include "log/actions.h"
 #include "stats/stats.h"
 
@@ -600,14 +602,15 @@ decode_leaf_values(const DeltaField *f, const DjValue *minval,
  * A scanner for the common shape of a stats string, without a parse tree
  *
  * It accepts a strict subset of what dj_parse accepts: a JSON object whose
- * strings hold only printable ASCII without escapes, nested at most
+ * keys are printable ASCII without escapes and whose string values are
+ * any djson takes (jstr.h; in escaped mode at both levels), nested at most
  * SCAN_MAX_DEPTH deep, numbers in JSON syntax of at most SCAN_MAX_NUMBER
  * bytes.  On that subset it finds what the parse tree would give (the last
  * of duplicate keys, as dj_get) for numRecords, tightBounds and the
  * minValues / maxValues / nullCount entries of top-level columns, and the
  * entries are decoded by the same functions as from the tree.  Anything
- * outside the subset (escapes, non-ASCII, control characters, deep
- * nesting, a long number, a nested column) answers "not scanned" and the
+ * outside the subset (a key with escapes, invalid strings, deep nesting, a
+ * long number, a nested column) answers "not scanned" and the
  * caller parses the text with dj_parse: never a different answer, only a
  * slower one.
  * ---------------------------------------------------------------------
@@ -622,6 +625,10 @@ StaticAssertDecl(SCAN_MAX_NUMBER == JS_MAX_NUMBER,
 typedef struct ScanSpan
 {
 	DjType		type;
+	bool		escaped;		/* a string whose bytes are not its characters:
+								 * decode with jstr_decode in the scan's
+								 * quoting */
+	bool		esc_mode;		/* that quoting: JS_ESCAPED, else JS_PLAIN */
 	const char *p;
 	int			len;
 } ScanSpan;
@@ -646,6 +653,9 @@ typedef struct StatsScan
 								 * continues (NULL: not wanted); the buffer
 								 * has 8 bytes of slack beyond it */
 	const char *copied;			/* escaped mode: input up to here is in out */
+	bool		out_whole;		/* escaped mode: a string with escapes was
+								 * met: out is made from the whole text at
+								 * the end instead (jstr_decode) */
 } StatsScan;
 
 #define SPAN_ABSENT ((DjType) -1)
@@ -707,28 +717,38 @@ scan_quote(const StatsScan *sc)
  * two escaped quotes) at sc->p; false otherwise
  */
 static pg_attribute_always_inline bool
-scan_string(StatsScan *sc, ScanSpan *span)
+scan_string(StatsScan *sc, ScanSpan *span, bool key)
 {
 	const int	qlen = sc->esc ? 2 : 1;
 	const unsigned char *q = (const unsigned char *) sc->p + qlen;
 	const unsigned char *end = (const unsigned char *) sc->end;
+	bool		escaped = false;
 
 	if (!scan_quote(sc))
 		return false;
 	q = dj_plain_run4(q, end);
-	if (sc->esc)
+	if (sc->esc ? (end - q < 2 || q[0] != '\\' || q[1] != '"') :
+		(q >= end || *q != '"'))
 	{
-		if (end - q < 2 || q[0] != '\\' || q[1] != '"')
-			return false;		/* another escape, control, non-ASCII, end */
-		if (sc->out != NULL)
-		{
-			scan_emit(sc, sc->p);
-			scan_emit(sc, (const char *) q);
-		}
+		/* escapes, UTF-8, ...: a value's only, as djson takes it */
+		if (key)
+			return false;
+		q = (const unsigned char *)
+			jstr_end(sc->p + qlen, sc->end, sc->esc ? JS_ESCAPED : JS_PLAIN,
+					 NULL);
+		if (q == NULL || (const char *) q - (sc->p + qlen) > PG_INT32_MAX)
+			return false;
+		escaped = true;
+		sc->out_whole = true;
 	}
-	else if (q >= end || *q != '"')
-		return false;			/* escape, control, non-ASCII, unterminated */
+	if (sc->esc && sc->out != NULL && !sc->out_whole)
+	{
+		scan_emit(sc, sc->p);
+		scan_emit(sc, (const char *) q);
+	}
 	span->type = DJ_STRING;
+	span->escaped = escaped;
+	span->esc_mode = sc->esc;
 	span->p = sc->p + qlen;
 	span->len = (int) ((const char *) q - (sc->p + qlen));
 	sc->p = (const char *) q + qlen;
@@ -744,6 +764,7 @@ scan_number(StatsScan *sc, ScanSpan *span)
 	if (q == NULL || q - sc->p > SCAN_MAX_NUMBER)
 		return false;
 	span->type = DJ_NUMBER;
+	span->escaped = false;
 	span->p = sc->p;
 	span->len = (int) (q - sc->p);
 	sc->p = q;
@@ -844,6 +865,7 @@ scan_literal(StatsScan *sc, const char *word, int len, DjType type,
 		return false;
 	sc->p += len;
 	span->type = type;
+	span->escaped = false;
 	return true;
 }
 
@@ -867,7 +889,7 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 		int			k;
 
 		scan_ws(sc);
-		if (!scan_string(sc, &key))
+		if (!scan_string(sc, &key, true))
 			return false;
 		scan_ws(sc);
 		if (sc->p >= sc->end || *sc->p != ':')
@@ -896,7 +918,7 @@ scan_object(StatsScan *sc, int depth, ScanSpan *entries)
 		scan_ws(sc);
 		if (scan_quote(sc))
 		{
-			if (!scan_string(sc, &val))
+			if (!scan_string(sc, &val, false))
 				return false;
 		}
 		else if (sc->p < sc->end &&
@@ -943,6 +965,7 @@ scan_value(StatsScan *sc, int depth, ScanSpan *span, ScanSpan *entries)
 		return false;
 	span->p = sc->p;
 	span->len = 0;
+	span->escaped = false;
 	switch (*sc->p)
 	{
 		case '{':
@@ -965,7 +988,7 @@ scan_value(StatsScan *sc, int depth, ScanSpan *span, ScanSpan *entries)
 			}
 		case '"':
 		case '\\':
-			return scan_string(sc, span);
+			return scan_string(sc, span, false);
 		case 't':
 			return scan_literal(sc, "true", 4, DJ_TRUE, span);
 		case 'f':
@@ -996,6 +1019,16 @@ span_value(const ScanSpan *span, DjValue *v, char *buf)
 		buf[span->len] = '\0';
 		v->u.num = buf;
 		v->len = (uint32) span->len;
+	}
+	else if (span->type == DJ_STRING && span->escaped)
+	{
+		char	   *str = palloc(span->len + 1);
+
+		v->len = (uint32) jstr_decode(span->p, span->p + span->len,
+									  span->esc_mode ? JS_ESCAPED : JS_PLAIN,
+									  str);
+		str[v->len] = '\0';
+		v->u.str = str;
 	}
 	else if (span->type == DJ_STRING)
 	{
@@ -1140,12 +1173,14 @@ scan_header(const StatsScan *sc, DeltaStatsHeader *hdr)
  * scan_stats: decode the header and the leaves fields[0..nfields) (all
  * top-level, minmax per decode_leaf) of one stats text with the scanner.
  * False when the text is outside the scanner's subset: nothing is set then
- * and the caller must parse it.  Values in CurrentMemoryContext.
+ * and the caller must parse it.  Values in CurrentMemoryContext; the
+ * texts of the minima and maxima (min_text, max_text) only when texts,
+ * else integral ones are left NULL.
  */
 static bool
 scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 		   const int *namelen, ScanSpan *spans, DeltaStatsHeader *hdr,
-		   DeltaLeafStats **out)
+		   DeltaLeafStats **out, bool texts)
 {
 	StatsScan	sc;
 	int			k;
@@ -1164,7 +1199,8 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 					bmax[SCAN_MAX_NUMBER + 1],
 					bnc[SCAN_MAX_NUMBER + 1];
 
-		if (int_leaf_fast(fields[k], &sc.min[k], &sc.max[k], &sc.nc[k],
+		if (!texts &&
+			int_leaf_fast(fields[k], &sc.min[k], &sc.max[k], &sc.nc[k],
 						  sc.has_min_obj, sc.has_max_obj,
 						  hdr->has_num_records, hdr->num_records, out[k]))
 			continue;
@@ -1178,6 +1214,27 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 	}
 	return true;
 }
+
+/*
+ * One remembered layout of the prescan: a shape (jshape.h) and role[]:
+ * the slot that holds numRecords, tightBounds, then min, max, nullCount of
+ * each column (-1: absent in that layout).
+ */
+typedef struct PrescanShape
+{
+	MemoryContext cxt;			/* owns the shape and everything below */
+	JsShape		shape;
+	JsSlot	   *slots;			/* [shape.nslots] */
+	int		   *role;			/* [2 + 3 * ncols] */
+	bool		min_obj;		/* minValues / maxValues present in the */
+	bool		max_obj;		/* layout (any type) */
+} PrescanShape;
+
+/* layouts a prescan remembers at once, and builds at most (for texts of
+ * ever-changing layouts, which the scanner reads) */
+#define PRESCAN_SHAPES 8
+#define PRESCAN_MAX_SHAPES 64
+#define PRESCAN_RETRY_EVERY 64
 
 /*
  * The prescan: a winner's add line's stats string scanned while the line
@@ -1197,23 +1254,15 @@ struct DeltaStatsPrescan
 	DeltaLeafStats **vals;		/* [ncols][cap] */
 
 	/*
-	 * The shape of the last stats text the scanner accepted (see jshape.h):
-	 * a text of the same shape is decoded by matching it, without the
-	 * scanner.  role[]: the slot that holds numRecords, tightBounds, then
-	 * min, max, nullCount of each column (-1: absent in that shape).
+	 * The shapes of the last few stats texts the scanner accepted (see
+	 * jshape.h), the one matched last first: a text of one of them is
+	 * decoded by matching it, without the scanner.
 	 */
-	MemoryContext shape_cxt;	/* the shape's memory, reset per build */
-	bool		has_shape;
-	JsShape		shape;
-	JsSlot	   *slots;			/* [shape.nslots] */
-	int		   *role;			/* [2 + 3 * ncols] */
-	bool		shape_min_obj;	/* minValues / maxValues present in the */
-	bool		shape_max_obj;	/* shape (any type) */
+	int			nshapes;
+	PrescanShape *shapes[PRESCAN_SHAPES];
 	int			shape_builds;	/* shapes built so far (bounded) */
+	int			scanned;		/* texts scanned since the bound was met */
 };
-
-/* a prescan builds at most this many shapes (texts of changing shapes) */
-#define PRESCAN_MAX_SHAPES 64
 
 /*
  * delta_stats_prescan_create: see stats.h.
@@ -1244,10 +1293,6 @@ delta_stats_prescan_create(int ncols, const DeltaField *const *fields)
 	}
 	ps->spans = palloc(sizeof(ScanSpan) * 3 * ncols);
 	ps->vals = palloc0(sizeof(DeltaLeafStats *) * ncols);
-	ps->role = palloc(sizeof(int) * (2 + 3 * ncols));
-	ps->shape_cxt = AllocSetContextCreate(CurrentMemoryContext,
-										  "deltacc stats shape",
-										  ALLOCSET_SMALL_SIZES);
 	return ps;
 }
 
@@ -1270,45 +1315,62 @@ prescan_role(const JsShape *shape, const char *base, const ScanSpan *span)
 
 /*
  * prescan_build_shape: remember the shape of the stats text [base, stop)
- * that the scanner sc just accepted, with the slots of its answers; no
- * shape when it does not fit one.  Allocates in ps->shape_cxt (reset).
+ * that the scanner sc just accepted, with the slots of its answers, last
+ * among the shapes (replacing the last one when all places are taken: a
+ * shape made last and matched by no text since); nothing when it does not
+ * fit one.  Each shape has its own context, under the prescan's.
  */
 static void
 prescan_build_shape(DeltaStatsPrescan *ps, const StatsScan *sc,
 					const char *base, const char *stop)
 {
 	FmtAllocator alloc;
+	MemoryContext cxt;
+	PrescanShape *sh;
 	int			k;
 
-	ps->has_shape = false;
-	if (ps->shape_builds >= PRESCAN_MAX_SHAPES)
+	/* (after the first few, one build per PRESCAN_RETRY_EVERY texts) */
+	if (ps->shape_builds >= PRESCAN_MAX_SHAPES &&
+		++ps->scanned % PRESCAN_RETRY_EVERY != 0)
 		return;
 	ps->shape_builds++;
-	MemoryContextReset(ps->shape_cxt);
-	alloc = dc_fmt_allocator(ps->shape_cxt);
-	if (!js_build(&ps->shape, base, stop - base, JS_ESCAPED, &alloc))
+	cxt = AllocSetContextCreate(GetMemoryChunkContext(ps),
+								"deltacc stats shape", ALLOCSET_SMALL_SIZES);
+	sh = MemoryContextAllocZero(cxt, sizeof(PrescanShape));
+	sh->cxt = cxt;
+	sh->role = MemoryContextAlloc(cxt, sizeof(int) * (2 + 3 * ps->ncols));
+	alloc = dc_fmt_allocator(cxt);
+	if (!js_build(&sh->shape, base, stop - base, JS_ESCAPED, &alloc))
+	{
+		MemoryContextDelete(cxt);
 		return;
-	ps->role[0] = prescan_role(&ps->shape, base, &sc->num_records);
-	ps->role[1] = prescan_role(&ps->shape, base, &sc->tight_bounds);
+	}
+	sh->role[0] = prescan_role(&sh->shape, base, &sc->num_records);
+	sh->role[1] = prescan_role(&sh->shape, base, &sc->tight_bounds);
 	for (k = 0; k < ps->ncols; k++)
 	{
-		ps->role[2 + 3 * k] = prescan_role(&ps->shape, base, &sc->min[k]);
-		ps->role[3 + 3 * k] = prescan_role(&ps->shape, base, &sc->max[k]);
-		ps->role[4 + 3 * k] = prescan_role(&ps->shape, base, &sc->nc[k]);
+		sh->role[2 + 3 * k] = prescan_role(&sh->shape, base, &sc->min[k]);
+		sh->role[3 + 3 * k] = prescan_role(&sh->shape, base, &sc->max[k]);
+		sh->role[4 + 3 * k] = prescan_role(&sh->shape, base, &sc->nc[k]);
 	}
 	for (k = 0; k < 2 + 3 * ps->ncols; k++)
-		if (ps->role[k] == -2)
+		if (sh->role[k] == -2)
+		{
+			MemoryContextDelete(cxt);
 			return;				/* an answer the shape cannot give */
-	ps->slots = MemoryContextAlloc(ps->shape_cxt,
-								   sizeof(JsSlot) * Max(ps->shape.nslots, 1));
-	ps->shape_min_obj = sc->has_min_obj;
-	ps->shape_max_obj = sc->has_max_obj;
-	ps->has_shape = true;
+		}
+	sh->slots = MemoryContextAlloc(cxt,
+								   sizeof(JsSlot) * Max(sh->shape.nslots, 1));
+	sh->min_obj = sc->has_min_obj;
+	sh->max_obj = sc->has_max_obj;
+	if (ps->nshapes == PRESCAN_SHAPES)
+		MemoryContextDelete(ps->shapes[--ps->nshapes]->cxt);
+	ps->shapes[ps->nshapes++] = sh;
 }
 
-/* the span of role slot r of a matched text at base (r -1: absent) */
+/* the span of role slot r of a text matched at base (r -1: absent) */
 static inline void
-prescan_slot_span(const DeltaStatsPrescan *ps, const char *base, int r,
+prescan_slot_span(const PrescanShape *sh, const char *base, int r,
 				  ScanSpan *span)
 {
 	static const DjType kinds[] = {
@@ -1325,8 +1387,10 @@ prescan_slot_span(const DeltaStatsPrescan *ps, const char *base, int r,
 		span->type = SPAN_ABSENT;
 		return;
 	}
-	sl = &ps->slots[r];
+	sl = &sh->slots[r];
 	span->type = kinds[sl->kind];
+	span->escaped = sl->kind == JS_SLOT_STRING && sl->escaped;
+	span->esc_mode = true;
 	span->p = base + sl->off;
 	span->len = (int) sl->len;
 }
@@ -1334,9 +1398,10 @@ prescan_slot_span(const DeltaStatsPrescan *ps, const char *base, int r,
 /*
  * prescan_match_shape: decode the stats string whose text starts at base
  * (after the opening quote; the line ends at end) by matching the
- * remembered shape; true when it matched: sc holds the same answers the
- * scanner would give, out the unescaped text (*outlen bytes) and *after
- * the byte after the closing quote.
+ * remembered shapes in turn; true when one matched (it moves to the
+ * front): sc holds the same answers the scanner would give, out the
+ * unescaped text (*outlen bytes) and *after the byte after the closing
+ * quote.
  */
 static bool
 prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
@@ -1345,25 +1410,38 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 {
 	size_t		consumed;
 	size_t		olen;
+	PrescanShape *sh = NULL;
+	int			i;
 	int			k;
 
-	if (!js_match(&ps->shape, base, end, ps->slots, &consumed, out, &olen) ||
-		base + consumed >= end || base[consumed] != '"')
+	for (i = 0; i < ps->nshapes; i++)
+	{
+		sh = ps->shapes[i];
+		if (js_match(&sh->shape, base, end, sh->slots, &consumed, out, &olen) &&
+			base + consumed < end && base[consumed] == '"')
+			break;
+	}
+	if (i == ps->nshapes)
 		return false;
+	if (i > 0)
+	{
+		memmove(&ps->shapes[1], &ps->shapes[0], sizeof(PrescanShape *) * i);
+		ps->shapes[0] = sh;
+	}
 	sc->nfields = ps->ncols;
 	sc->min = ps->spans;
 	sc->max = ps->spans + ps->ncols;
 	sc->nc = ps->spans + 2 * ps->ncols;
-	prescan_slot_span(ps, base, ps->role[0], &sc->num_records);
-	prescan_slot_span(ps, base, ps->role[1], &sc->tight_bounds);
+	prescan_slot_span(sh, base, sh->role[0], &sc->num_records);
+	prescan_slot_span(sh, base, sh->role[1], &sc->tight_bounds);
 	for (k = 0; k < ps->ncols; k++)
 	{
-		prescan_slot_span(ps, base, ps->role[2 + 3 * k], &sc->min[k]);
-		prescan_slot_span(ps, base, ps->role[3 + 3 * k], &sc->max[k]);
-		prescan_slot_span(ps, base, ps->role[4 + 3 * k], &sc->nc[k]);
+		prescan_slot_span(sh, base, sh->role[2 + 3 * k], &sc->min[k]);
+		prescan_slot_span(sh, base, sh->role[3 + 3 * k], &sc->max[k]);
+		prescan_slot_span(sh, base, sh->role[4 + 3 * k], &sc->nc[k]);
 	}
-	sc->has_min_obj = ps->shape_min_obj;
-	sc->has_max_obj = ps->shape_max_obj;
+	sc->has_min_obj = sh->min_obj;
+	sc->has_max_obj = sh->max_obj;
 	if (out != NULL)
 		*outlen = (int) olen;
 	*after = base + consumed + 1;
@@ -1457,6 +1535,7 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 {
 	StatsScan	sc;
 	DeltaStatsHeader *h;
+	bool		matched;
 	int			k;
 
 	prescan_room(ps, index, cxt);
@@ -1464,8 +1543,9 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 	if (p >= end || *p != '"')
 		return false;
 	memset(&sc, 0, sizeof(sc));
-	if (!ps->has_shape ||
-		!prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after))
+	matched = prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after);
+	dc_fastpath_note(DC_FP_STATS_LAYOUT, matched);
+	if (!matched)
 	{
 		/* the scanner, then remember this text's shape */
 		memset(&sc, 0, sizeof(sc));
@@ -1477,7 +1557,9 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 			sc.p >= end || *sc.p != '"')
 			return false;
 		/* the rest of the string (after the last escaped quote) */
-		if (out != NULL)
+		if (out != NULL && sc.out_whole)
+			*outlen = (int) jstr_decode(p + 1, sc.p, JS_PLAIN, out);
+		else if (out != NULL)
 		{
 			memcpy(sc.out, sc.copied, sc.p - sc.copied);
 			sc.out += sc.p - sc.copied;
@@ -1497,9 +1579,11 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 		if (!int_leaf_fast(ps->fields[k], &sc.min[k], &sc.max[k], &sc.nc[k],
 						   sc.has_min_obj, sc.has_max_obj,
 						   h->has_num_records, h->num_records, ls))
-			return true;		/* a valid string; its leaves decoded later */
+			return true;		/* a valid string; its leaves decoded later
+								 * (and counted then) */
 	}
 	ps->ok[index] = true;
+	dc_fastpath_note(DC_FP_STATS_SCAN, true);
 	return true;
 }
 
@@ -1613,6 +1697,62 @@ parse_stats_root(const char *json, DjValue *root, DeltaStatsHeader *hdr,
 }
 
 /*
+ * decode_by_scan: delta_stats_decode with the scanner, when every leaf to
+ * decode is a top-level column (at most DECODE_SCAN_MAX of them): fs
+ * (leaves zeroed) filled and true; false (fs untouched) otherwise or when
+ * the text is outside the scanner's subset.
+ */
+#define DECODE_SCAN_MAX 64
+
+#ifdef USE_ASSERT_CHECKING
+static void assert_scan_matches_tree(const char *json, int n,
+									 const DeltaField *const *fields,
+									 const DeltaStatsHeader *h,
+									 DeltaLeafStats **got, bool texts);
+#endif
+
+static bool
+decode_by_scan(const DeltaSchema *schema, const char *json,
+			   const bool *wanted, DeltaFileStats *fs)
+{
+	const DeltaField *fields[DECODE_SCAN_MAX] = {0};
+	int			namelen[DECODE_SCAN_MAX] = {0};
+	DeltaLeafStats *outs[DECODE_SCAN_MAX] = {0};
+	ScanSpan	spans[3 * DECODE_SCAN_MAX];
+	DeltaStatsHeader hdr;
+	int			n = 0;
+	int			i;
+
+	for (i = 0; i < schema->nleaves; i++)
+	{
+		const DeltaField *f = schema->leaves[i];
+
+		if (!f->in_stats || (wanted != NULL && !wanted[i]))
+			continue;
+		if (f->parent != NULL || n == DECODE_SCAN_MAX)
+			return false;		/* nested: the parse tree finds it */
+		fields[n] = f;
+		namelen[n] = (int) strlen(f->physical_name);
+		outs[n] = &fs->leaves[i];
+		n++;
+	}
+	if (!scan_stats(json, n, fields, namelen, spans, &hdr, outs, true))
+	{
+		for (i = 0; i < n; i++)
+			memset(outs[i], 0, sizeof(DeltaLeafStats));
+		return false;
+	}
+#ifdef USE_ASSERT_CHECKING
+	assert_scan_matches_tree(json, n, fields, &hdr, outs, true);
+#endif
+	fs->has_stats = true;
+	fs->has_num_records = hdr.has_num_records;
+	fs->num_records = hdr.num_records;
+	fs->tight_bounds = hdr.tight_bounds;
+	return true;
+}
+
+/*
  * Decode a file's statistics; see stats.h.
  */
 DeltaFileStats *
@@ -1629,6 +1769,13 @@ delta_stats_decode(const DeltaSchema *schema, const char *json,
 
 	fs->nleaves = schema->nleaves;
 	fs->leaves = palloc0(sizeof(DeltaLeafStats) * Max(1, schema->nleaves));
+	if (json != NULL && decode_by_scan(schema, json, wanted, fs))
+	{
+		dc_fastpath_note(DC_FP_STATS_SCAN, true);
+		return fs;
+	}
+	if (json != NULL)
+		dc_fastpath_note(DC_FP_STATS_SCAN, false);
 	if (!parse_stats_root(json, &root, &hdr, &fs->error))
 	{
 		fs->tight_bounds = -1;
@@ -1690,7 +1837,8 @@ delta_stats_column_key(const DeltaField *f)
 static void
 assert_scan_matches_tree(const char *json, int n,
 						 const DeltaField *const *fields,
-						 const DeltaStatsHeader *h, DeltaLeafStats **got)
+						 const DeltaStatsHeader *h, DeltaLeafStats **got,
+						 bool texts)
 {
 	DeltaStatsHeader th;
 	DjValue		root;
@@ -1723,6 +1871,12 @@ assert_scan_matches_tree(const char *json, int n,
 		Assert(!t.has_max || datumIsEqual(t.max, g->max, byval, typlen));
 		Assert((t.min_note == NULL) == (g->min_note == NULL) &&
 			   (t.max_note == NULL) == (g->max_note == NULL));
+		Assert(!texts || ((t.min_text == NULL) == (g->min_text == NULL) &&
+						  (t.max_text == NULL) == (g->max_text == NULL)));
+		Assert(!texts || t.min_text == NULL ||
+			   strcmp(t.min_text, g->min_text) == 0);
+		Assert(!texts || t.max_text == NULL ||
+			   strcmp(t.max_text, g->max_text) == 0);
 	}
 }
 #endif
@@ -2110,6 +2264,7 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 		const DjValue *minv;
 		const DjValue *maxv;
 		const DjValue *nullc;
+		bool		scanned;
 
 		CHECK_FOR_INTERRUPTS();
 		for (j = 0; j < nnew; j++)
@@ -2129,7 +2284,7 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 				json = text_fn(text_arg, i);
 			Assert(json != NULL);
 			MemoryContextSwitchTo(scratch);
-			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
+			assert_scan_matches_tree(json, nnew, newfields, &h, outs, false);
 			MemoryContextSwitchTo(cxt);
 			MemoryContextReset(scratch);
 #endif
@@ -2149,11 +2304,13 @@ delta_commit_stats_ensure_pre(DeltaCommitStats *cs, DeltaCommit *commit,
 			continue;
 		}
 		MemoryContextSwitchTo(scratch);
-		if (can_scan && scan_stats(json, nnew, newfields, namelen, spans, &h,
-								   outs))
+		scanned = can_scan && scan_stats(json, nnew, newfields, namelen,
+										 spans, &h, outs, false);
+		dc_fastpath_note(DC_FP_STATS_SCAN, scanned);
+		if (scanned)
 		{
 #ifdef USE_ASSERT_CHECKING
-			assert_scan_matches_tree(json, nnew, newfields, &h, outs);
+			assert_scan_matches_tree(json, nnew, newfields, &h, outs, false);
 #endif
 			if (hdr)
 			{

@@ -87,10 +87,10 @@ UNIT_TEST(jshape_plain_slots_and_literals)
 			"{\"numRecords\":1.,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
 			/* a lone minus */
 			"{\"numRecords\":-,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
-			/* an escape in a string slot */
-			"{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\\nc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
-			/* non-ASCII in a string slot */
-			"{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\xc3\xa9\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
+			/* an invalid escape in a string slot */
+			"{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\\xc\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
+			/* invalid UTF-8 in a string slot */
+			"{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\xc3\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
 			/* not a word */
 			"{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"abc\",\"b\":tru},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}",
 			/* a number longer than JS_MAX_NUMBER */
@@ -101,6 +101,12 @@ UNIT_TEST(jshape_plain_slots_and_literals)
 		for (k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
 			UNIT_CHECK(!match_all(&sh, refused[k], slots, NULL, NULL));
 	}
+	/* escapes and UTF-8 in a string slot: taken, and said so */
+	UNIT_CHECK(match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"a\\nc\\u00e9\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(slots[2].kind == JS_SLOT_STRING && slots[2].escaped &&
+			   slots[2].len == 10 && !slots[1].escaped);
+	UNIT_CHECK(match_all(&sh, "{\"numRecords\":10,\"minValues\":{\"id\":-3,\"s\":\"S\xc3\xa3o\",\"b\":true},\"tightBounds\":false,\"a\":[1, 2.5e3, null]}", slots, NULL, NULL));
+	UNIT_CHECK(slots[2].escaped && slots[2].len == 4);
 	/* truncated anywhere: refused */
 	{
 		size_t		n = strlen(model);
@@ -136,14 +142,28 @@ UNIT_TEST(jshape_escaped_mode)
 	UNIT_CHECK(memcmp(out, "{\"numRecords\":77,\"minValues\":{\"t\":\"x y\"}}", outlen) == 0);
 	UNIT_CHECK(slots[1].kind == JS_SLOT_STRING && slots[1].len == 3 &&
 			   memcmp(other + slots[1].off, "x y", 3) == 0);
-	/* another escape inside a string slot: refused */
-	UNIT_CHECK(!match_all(&sh, "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"a\\\\\\\\b\\\"}}", slots, NULL, NULL));
+	/* another escape inside a string slot (the text's a\\b): taken */
+	{
+		const char *t = "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"a\\\\\\\\b\\\"}}";
+		const char *u = "{\"numRecords\":5,\"minValues\":{\"t\":\"a\\\\b\"}}";
+
+		UNIT_CHECK(js_match(&sh, t, t + strlen(t), slots, &consumed, out, &outlen));
+		UNIT_CHECK(consumed == strlen(t) && slots[1].escaped &&
+				   outlen == strlen(u) && memcmp(out, u, outlen) == 0);
+	}
+	/* a raw newline in the text's string (the line's \n): refused */
+	UNIT_CHECK(!match_all(&sh, "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"a\\nb\\\"}}", slots, NULL, NULL));
 	/* a raw quote where an escaped one belongs: refused */
 	UNIT_CHECK(!match_all(&sh, "{\"numRecords\\\":5,\\\"minValues\\\":{\\\"t\\\":\\\"x\\\"}}", slots, NULL, NULL));
 	/* models outside the subset are refused */
-	UNIT_CHECK(!js_build(&sh, "{\\\"a\\\":\\\"\\\\n\\\"}", 17, JS_ESCAPED, &a));
-	UNIT_CHECK(!js_build(&sh, "{\"a\":\"b\\nc\"}", 12, JS_PLAIN, &a));
-	UNIT_CHECK(!js_build(&sh, "{\"a\":\"\xc3\xa9\"}", 10, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build(&sh, "{\\\"a\\\":\\\"\\n\\\"}", 14, JS_ESCAPED, &a));
+	UNIT_CHECK(!js_build(&sh, "{\"a\\n\":1}", 10, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build(&sh, "{\"\xc3\xa9\":1}", 8, JS_PLAIN, &a));
+	/* string values with escapes and UTF-8 are slots */
+	UNIT_CHECK(js_build(&sh, "{\\\"a\\\":\\\"\\\\n\\\"}", 15, JS_ESCAPED, &a) &&
+			   sh.nslots == 1);
+	UNIT_CHECK(js_build(&sh, "{\"a\":\"b\\nc\"}", 12, JS_PLAIN, &a) && sh.nslots == 1);
+	UNIT_CHECK(js_build(&sh, "{\"a\":\"\xc3\xa9\"}", 10, JS_PLAIN, &a) && sh.nslots == 1);
 	UNIT_CHECK(!js_build(&sh, "{\"a\":tru}", 9, JS_PLAIN, &a));
 	UNIT_CHECK(!js_build(&sh, "{\"a\":1}\t", 8, JS_ESCAPED, &a));
 	fmt_arena_free_all(&arena);
@@ -442,6 +462,7 @@ UNIT_TEST(jshape_string_slot_takes_plain_bytes)
 			size_t		k = 0;
 			bool		want;
 			bool		got;
+			bool		plain;
 
 			memset(buf, 'y', sizeof(buf));
 			p[0] = '[';
@@ -453,7 +474,15 @@ UNIT_TEST(jshape_string_slot_takes_plain_bytes)
 			while (p[2 + k] >= 0x20 && p[2 + k] < 0x7f && p[2 + k] != '"' &&
 				   p[2 + k] != '\\')
 				k++;
-			want = p[2 + k] == '"' && p[3 + k] == ']';
+			plain = p[2 + k] == '"';
+			if (!plain)
+			{
+				/* anything else: the string jstr finds */
+				const char *c = jstr_end(p + 2, p + len + 4, JS_PLAIN, NULL);
+
+				k = c ? (size_t) (c - (p + 2)) : len + 2;
+			}
+			want = k <= len && p[2 + k] == '"' && p[3 + k] == ']';
 			if (at_end)
 			{
 				/* alone in a buffer of its size (a read past it shows) */
@@ -471,7 +500,7 @@ UNIT_TEST(jshape_string_slot_takes_plain_bytes)
 			UNIT_CHECK(got == want);
 			if (got)
 				UNIT_CHECK(consumed == k + 4 && slots[0].off == 2 &&
-						   slots[0].len == k);
+						   slots[0].len == k && slots[0].escaped == !plain);
 		}
 	}
 	js_use_wide(true);

@@ -62,14 +62,37 @@ check_output(const JsShape *sh, const char *cand, size_t clen)
 		FUZZ_ASSERT(c1 == c2);
 		for (i = 0; i < sh->nslots; i++)
 			FUZZ_ASSERT(s1[i].off == s2[i].off && s1[i].len == s2[i].len &&
-						s1[i].kind == s2[i].kind);
+						s1[i].kind == s2[i].kind &&
+						(s1[i].kind != JS_SLOT_STRING ||
+						 s1[i].escaped == s2[i].escaped));
 		if (sh->quoting == JS_PLAIN)
 		{
 			memcpy(ref, cand, c1);
 			reflen = c1;
 		}
 		else
-			reflen = js_unescape_quotes(ref, cand, c1);
+		{
+			/*
+			 * each backslash + '"' of the literals as '"', each escaped
+			 * string slot decoded one level (jstr, the enclosing string's
+			 * escapes)
+			 */
+			size_t		at = 0;
+
+			reflen = 0;
+			for (i = 0; i < sh->nslots; i++)
+			{
+				if (!(s1[i].kind == JS_SLOT_STRING && s1[i].escaped))
+					continue;
+				reflen += js_unescape_quotes(ref + reflen, cand + at,
+											 s1[i].off - at);
+				reflen += jstr_decode(cand + s1[i].off,
+									  cand + s1[i].off + s1[i].len, JS_PLAIN,
+									  ref + reflen);
+				at = s1[i].off + s1[i].len;
+			}
+			reflen += js_unescape_quotes(ref + reflen, cand + at, c1 - at);
+		}
 		FUZZ_ASSERT(outlen == reflen && memcmp(out, ref, reflen) == 0);
 	}
 	free(s1);

@@ -186,6 +186,12 @@ for s in ['{"a":[1,2.5e-3,-0,true,false,null,"\\u00e9\\ud83d\\ude00"]}',
           '{"numRecords":3,"minValues":{"d":1.00000000000000000001},"maxValues":{}}',
           "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]", '"\\t\\n\\"\\\\\\/"']:
     put("djson", s)
+# string bodies as statistics inside add lines hold them (jstr: one level
+# and two)
+for s in [b'abc"', b'a\\u00e9\\ud83d\\ude00"', b'Zo\\\\u00eb \\\\\\"Z\\\\\\"\\"',
+          b'S\xc3\xa3o Paulo\\"', b'C:\\\\\\\\data\\\\\\\\imports\\"', b'two\\\\nlines\\"',
+          b'acme\\\\/eu\\/retail\\"', b'x\\u0022y\\"']:
+    put("jstr", s)
 for h in sorted(os.listdir(os.path.join(HERE, "seeds"))):
     print(h, len(os.listdir(os.path.join(HERE, "seeds", h))), "seeds", file=sys.stderr)
 

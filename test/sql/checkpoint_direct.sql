@@ -37,6 +37,8 @@ SELECT path, size FROM deltacc.snapshot_files(:'d' || 'extra_nested');
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'size_negative');
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'path_empty');
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'path_bad_utf8');
+SELECT count(stats) FROM deltacc.snapshot_files(:'d' || 'stats_bad_utf8');
+-- (a query that reads no statistics does not decode them: counted)
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'stats_bad_utf8');
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'datachange_missing');
 SELECT count(*) FROM deltacc.snapshot_files(:'d' || 'mtime_missing');

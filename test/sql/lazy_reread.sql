@@ -44,7 +44,8 @@ SELECT count(*), md5(string_agg(s::text, '|' ORDER BY path)) AS digest
 -- ===================================================================
 -- an ERROR while a commit file or checkpoint part is open
 -- ===================================================================
--- The result tuplestore spills to a temporary file past 64 kB, which
+-- The function scan's result tuplestore (WITH ORDINALITY keeps the
+-- function scan) spills to a temporary file past 64 kB, which
 -- temp_file_limit = 0 refuses: the ERROR comes in the middle of the rows,
 -- with the snapshot's files open.  Inside a PL/pgSQL function the
 -- snapshot's memory outlives the transaction's file cleanup: a descriptor
@@ -55,7 +56,22 @@ CREATE FUNCTION lazy_count(p text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     n bigint;
 BEGIN
-    SELECT count(*) INTO n FROM deltacc.snapshot_files(p);
+    SELECT count(*) INTO n FROM deltacc.snapshot_files(p) WITH ORDINALITY;
+    RETURN n;
+END $$;
+-- The scan that makes only the columns read (snapshot_files alone in FROM)
+-- stores no rows; an ERROR of the query's own (a division by zero at the
+-- middle file) comes in the middle of its rows instead, the snapshot's
+-- files open there too.
+CREATE FUNCTION lazy_div(p text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    k bigint;
+    n bigint;
+BEGIN
+    SELECT size INTO k FROM deltacc.snapshot_files(p)
+     ORDER BY path OFFSET (SELECT count(*) / 2 FROM deltacc.snapshot_files(p)) LIMIT 1;
+    SELECT count(*) INTO n FROM deltacc.snapshot_files(p) s
+     WHERE s.size / (s.size - k) >= 0;
     RETURN n;
 END $$;
 \set VERBOSITY terse
@@ -64,6 +80,9 @@ SET temp_file_limit = 0;
 SELECT lazy_count(:'d' || 'json_interleaved');  -- ERROR
 SELECT lazy_count(:'d' || 'ckpt_sorted');  -- ERROR
 SELECT lazy_count(:'d' || 'ckpt_reversed');  -- ERROR
+SELECT lazy_div(:'d' || 'json_interleaved');  -- ERROR
+SELECT lazy_div(:'d' || 'ckpt_sorted');  -- ERROR
+SELECT lazy_div(:'d' || 'ckpt_reversed');  -- ERROR
 -- caught in a subtransaction; the transaction goes on
 BEGIN;
 DO $$
@@ -74,8 +93,14 @@ EXCEPTION WHEN configuration_limit_exceeded THEN
 END $$;
 DO $$
 BEGIN
-    PERFORM count(*) FROM deltacc.snapshot_files(current_setting('lazyio.d') || 'ckpt_sorted');
+    PERFORM count(*) FROM deltacc.snapshot_files(current_setting('lazyio.d') || 'ckpt_sorted') WITH ORDINALITY;
 EXCEPTION WHEN configuration_limit_exceeded THEN
+    RAISE NOTICE 'caught: %', SQLERRM;
+END $$;
+DO $$
+BEGIN
+    PERFORM lazy_div(current_setting('lazyio.d') || 'ckpt_sorted');
+EXCEPTION WHEN division_by_zero THEN
     RAISE NOTICE 'caught: %', SQLERRM;
 END $$;
 RESET temp_file_limit;
@@ -86,4 +111,5 @@ RESET work_mem;
 \set VERBOSITY default
 SELECT lazy_count(:'d' || 'json_interleaved');
 DROP FUNCTION lazy_count(text);
+DROP FUNCTION lazy_div(text);
 RESET lazyio.d;

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Generate test/data/fastpath: small Delta tables whose add lines carry
+the variety real writers produce, for the fast paths' hit counters
+(deltacc.fastpath_stats) in test/sql/fastpath_counters.sql.
+
+- variety/: version 0 (protocol, metaData of six columns), version 1: 64
+  adds in runs of a few lines of each of five writer layouts (Spark;
+  Databricks with tags in either of two orders, nullCount first on some
+  lines and a column's min and max missing on some; delta-rs with the
+  statistics columns in a new order on every line and a null tail; the
+  Python writer's ", " and ": " separators and \\u escapes, a surrogate
+  pair among them; a JVM writer escaping "/" and writing its own key
+  order), string statistics with quotes, backslashes, newlines, tabs and
+  raw UTF-8, deletion vectors, a few lines with their keys in a random
+  order; version 2: a metaData adding a column (schema evolution), adds
+  with statistics for it, removes, a deletion-vector update (remove and
+  add of one path).
+- bad_<case>/: versions 0 to 2 of variety/, then version 3: one line that
+  is malformed, or valid but outside what the fast paths can prove
+  (ambiguous), among lines of the variety:
+    u0000_path         a path holding \\u0000 (the JSON parser refuses it)
+    utf8_stats         invalid UTF-8 inside a statistics string value
+    lone_surrogate     a statistics text with an unpaired \\ud800 escape
+                       (the line is valid JSON, its statistics are not)
+    inner_escape       a statistics text with an invalid escape \\x
+    duplicate_path     an add whose "path" key comes twice
+    quote_as_u0022     a statistics string closed by \\u0022 at the line's
+                       level (valid twice over, not provable by the scanners)
+
+Run: python3 test/data/fastpath/generate.py (deterministic output; the
+generated logs are committed so the tests never need Python).
+"""
+import json
+import os
+import random
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BASE_MS = 1714521600000
+
+COLS = ["id", "ts", "customer", "region", "amount", "flag"]
+TYPES = {"id": "long", "ts": "timestamp", "customer": "string",
+         "region": "string", "amount": "double", "flag": "boolean"}
+NAMES = ["Zo\u00eb \"Z\" O'Neil", "C:\\data\\imports", "tab\there", "two\nlines",
+         "\u00c5ngstr\u00f6m & Co", "emoji \U0001F600 shop", "acme/eu/retail",
+         "plain name", "back\\slash \"quote\"", "S\u00e3o Paulo"]
+REGIONS = ["eu-west-1", "us-east-1", "Z\u00fcrich (CH)", "Th\u1ee7 \u0110\u1ee9c"]
+
+
+def schema(cols):
+    return json.dumps({"type": "struct", "fields": [
+        {"name": c, "type": TYPES[c], "nullable": c != "id", "metadata": {}}
+        for c in cols]}, separators=(',', ':'))
+
+
+def metadata(cols):
+    return {"metaData": {"id": "fastpath-variety",
+                         "format": {"provider": "parquet", "options": {}},
+                         "schemaString": schema(cols), "partitionColumns": [],
+                         "configuration": {"delta.enableDeletionVectors": "true"},
+                         "createdTime": BASE_MS}}
+
+
+PROTOCOL = {"protocol": {"minReaderVersion": 3, "minWriterVersion": 7,
+                         "readerFeatures": ["deletionVectors"],
+                         "writerFeatures": ["deletionVectors"]}}
+
+
+class Style:
+    """How one writer's JSON library writes."""
+
+    def __init__(self, comma=",", colon=":", ascii_only=False, slash=False):
+        self.comma, self.colon = comma, colon
+        self.ascii_only, self.slash = ascii_only, slash
+
+    def s(self, v):
+        out = json.dumps(v, ensure_ascii=self.ascii_only)
+        return out.replace("/", "\\/") if self.slash else out
+
+    def enc(self, v):
+        if isinstance(v, str):
+            return self.s(v)
+        if v is None:
+            return "null"
+        if v is True:
+            return "true"
+        if v is False:
+            return "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, dict):
+            return "{" + self.comma.join(self.s(k) + self.colon + self.enc(x)
+                                          for k, x in v.items()) + "}"
+        if isinstance(v, list):
+            return "[" + self.comma.join(self.enc(x) for x in v) + "]"
+        raise TypeError(type(v))
+
+
+COMPACT = Style()
+PYTHON = Style(comma=", ", colon=": ", ascii_only=True)
+SLASHED = Style(slash=True)
+
+
+def file_stats(rng, i, cols):
+    """One file's statistics values: (numRecords, min, max, nullCount)."""
+    n = 100 + i
+    lo = 1000 * i
+    mins = {"id": lo, "ts": "2024-05-01T10:%02d:00.000Z" % (i % 60),
+            "customer": NAMES[i % len(NAMES)], "region": REGIONS[i % len(REGIONS)],
+            "amount": 1.5 * i, "flag": False}
+    maxs = {"id": lo + 999, "ts": "2024-05-02T10:%02d:00.000Z" % (i % 60),
+            "customer": NAMES[(i + 3) % len(NAMES)],
+            "region": REGIONS[(i + 1) % len(REGIONS)], "amount": 2.5 * i + 1,
+            "flag": True}
+    if "note" in cols:
+        mins["note"] = "note \"%d\"" % i
+        maxs["note"] = "note\\%d\u00e9" % i
+    nulls = {c: (0 if c == "id" else i % 3) for c in cols}
+    return n, ({c: mins[c] for c in cols}, {c: maxs[c] for c in cols}, nulls)
+
+
+def stats_text(style, order, n, mm, missing=None, tight=None):
+    """The statistics text, its members in order (keys of the root)."""
+    mins, maxs, nulls = mm
+    if missing is not None:
+        mins = {k: v for k, v in mins.items() if k != missing}
+        maxs = {k: v for k, v in maxs.items() if k != missing}
+    parts = {"numRecords": n, "minValues": mins, "maxValues": maxs,
+             "nullCount": nulls}
+    root = {k: parts[k] for k in order}
+    if tight is not None:
+        root["tightBounds"] = tight
+    return style.enc(root)
+
+
+def add(style, keys, fields):
+    return style.enc({"add": {k: fields[k] for k in keys}})
+
+
+def writer_line(rng, writer, i, cols, dv=None):
+    n, mm = file_stats(rng, i, cols)
+    if writer == "spark":
+        st = stats_text(COMPACT, ["numRecords", "minValues", "maxValues", "nullCount"], n, mm,
+                        tight=None if dv is None else False)
+        f = {"path": "part-%05d-spark.c000.snappy.parquet" % i, "partitionValues": {},
+             "size": 1000 + i, "modificationTime": BASE_MS + i, "dataChange": True,
+             "stats": st}
+        keys = ["path", "partitionValues", "size", "modificationTime", "dataChange", "stats"]
+        if dv is not None:
+            f["deletionVector"] = dv
+            keys.append("deletionVector")
+        return add(COMPACT, keys, f)
+    if writer == "databricks":
+        order = (["numRecords", "nullCount", "minValues", "maxValues"] if i % 3 == 0
+                 else ["numRecords", "minValues", "maxValues", "nullCount"])
+        missing = COLS[1 + i % 5] if i % 4 == 1 else None
+        tags = ({"INSERTION_TIME": "%d" % (BASE_MS * 1000 + i), "MIN_INSERTION_TIME": "1",
+                 "MAX_INSERTION_TIME": "2", "OPTIMIZE_TARGET_SIZE": "268435456"}
+                if i % 2 == 0 else
+                {"MAX_INSERTION_TIME": "2", "INSERTION_TIME": "%d" % (BASE_MS * 1000 + i),
+                 "MIN_INSERTION_TIME": "1", "OPTIMIZE_TARGET_SIZE": "268435456"})
+        f = {"path": "%s/part-%05d-dbr.c000.zstd.parquet" % ("ab" if i % 2 else "Q7", i),
+             "partitionValues": {}, "size": 2000 + i, "modificationTime": BASE_MS + i,
+             "dataChange": True,
+             "stats": stats_text(COMPACT, order, n, mm, missing=missing, tight=True),
+             "tags": tags, "clusteringProvider": "liquid"}
+        return add(COMPACT, list(f), f)
+    if writer == "delta-rs":
+        order = ["minValues", "maxValues", "nullCount", "numRecords"]
+        mins, maxs, nulls = mm
+        cs = list(mins)
+        rng.shuffle(cs)
+        mm2 = ({c: mins[c] for c in cs}, {c: maxs[c] for c in cs}, {c: nulls[c] for c in cs})
+        f = {"path": "part-%05d-rs-c000.snappy.parquet" % i, "partitionValues": {},
+             "size": 3000 + i, "modificationTime": BASE_MS + i, "dataChange": True,
+             "stats": stats_text(COMPACT, order, n, mm2), "tags": None,
+             "deletionVector": None, "baseRowId": None, "defaultRowCommitVersion": None,
+             "clusteringProvider": None}
+        return add(COMPACT, list(f), f)
+    if writer == "python":
+        f = {"path": "%d-rs-py.parquet" % i, "partitionValues": {}, "size": 4000 + i,
+             "modificationTime": BASE_MS + i, "dataChange": True,
+             "stats": stats_text(PYTHON, ["numRecords", "minValues", "maxValues", "nullCount"],
+                                 n, mm),
+             "tags": None, "deletionVector": None, "baseRowId": None,
+             "defaultRowCommitVersion": None}
+        return add(COMPACT, list(f), f)
+    if writer == "jvm":
+        f = {"dataChange": True, "path": "data/2024/05/%05d-jvm.parquet" % i,
+             "modificationTime": BASE_MS + i, "size": 5000 + i, "partitionValues": {},
+             "stats": stats_text(SLASHED, ["minValues", "maxValues", "nullCount", "numRecords"],
+                                 n, mm)}
+        return add(SLASHED, list(f), f)
+    raise ValueError(writer)
+
+
+def shuffled(line, rng):
+    """The line with the add's keys in a random order."""
+    obj = json.loads(line)
+    keys = list(obj["add"])
+    rng.shuffle(keys)
+    return json.dumps({"add": {k: obj["add"][k] for k in keys}}, separators=(',', ':'),
+                      ensure_ascii=False)
+
+
+def dv(i):
+    return {"storageType": "u", "pathOrInlineDv": "ab^-aqEH.-t@S}K{vb[*k^",
+            "offset": 1 + i, "sizeInBytes": 36, "cardinality": 2 + i}
+
+
+def commit_info(op, version):
+    return {"commitInfo": {"timestamp": BASE_MS + version, "operation": op,
+                           "operationParameters": {}, "isBlindAppend": op == "WRITE",
+                           "engineInfo": "fastpath-fixtures"}}
+
+
+def variety_commits():
+    rng = random.Random(20240611)
+    writers = ["spark", "databricks", "delta-rs", "python", "jvm"]
+    v1 = [commit_info("WRITE", 1)]
+    i = 0
+    while i < 64:
+        w = writers[(i // 4) % len(writers)]
+        for _ in range(4):
+            if i >= 64:
+                break
+            line = writer_line(rng, w, i, COLS[:6], dv=dv(i) if i % 16 == 5 else None)
+            if i % 16 == 5 and w != "spark":
+                line = writer_line(rng, "spark", i, COLS[:6], dv=dv(i))
+            if i % 29 == 7:
+                line = shuffled(line, rng)
+            v1.append(line)
+            i += 1
+    v1 = [json.dumps(x, separators=(',', ':')) if isinstance(x, dict) else x for x in v1]
+    cols2 = COLS[:6] + ["note"]
+    TYPES["note"] = "string"
+    v2 = [json.dumps(commit_info("MERGE", 2), separators=(',', ':')),
+          json.dumps(metadata(cols2), separators=(',', ':'))]
+    for j in range(64, 80):
+        w = writers[j % len(writers)]
+        v2.append(writer_line(rng, w, j, cols2))
+    # removes of two files of version 1, and a deletion-vector update
+    v2.append(json.dumps({"remove": {"path": "part-00000-spark.c000.snappy.parquet",
+                                     "deletionTimestamp": BASE_MS + 2, "dataChange": True,
+                                     "size": 1000}}, separators=(',', ':')))
+    v2.append(json.dumps({"remove": {"path": "data/2024/05/00016-jvm.parquet",
+                                     "deletionTimestamp": BASE_MS + 2, "dataChange": True}},
+                         separators=(',', ':')))
+    v2.append(json.dumps({"remove": {"path": "part-00001-spark.c000.snappy.parquet",
+                                     "deletionTimestamp": BASE_MS + 2, "dataChange": True,
+                                     "size": 1001}}, separators=(',', ':')))
+    v2.append(writer_line(rng, "spark", 1, COLS[:6], dv=dv(100)))
+    return v1, v2
+
+
+def write_table(name, commits):
+    d = os.path.join(HERE, name, "_delta_log")
+    shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
+    os.makedirs(d)
+    for v, lines in enumerate(commits):
+        with open(os.path.join(d, "%020d.json" % v), "w", encoding="utf-8",
+                  errors="surrogateescape") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def bad_line(case):
+    n, mm = file_stats(random.Random(1), 90, COLS[:6])
+    st = stats_text(COMPACT, ["numRecords", "minValues", "maxValues", "nullCount"], n, mm)
+    f = {"path": "part-00090-bad.parquet", "partitionValues": {}, "size": 9090,
+         "modificationTime": BASE_MS + 90, "dataChange": True, "stats": st}
+    line = add(COMPACT, list(f), f)
+    if case == "u0000_path":
+        return line.replace('"part-00090-bad.parquet"', '"part-00090-\\u0000bad.parquet"')
+    if case == "utf8_stats":
+        # a lone lead byte 0xC3 (written through surrogateescape)
+        return line.replace("customer\\\":\\\"", "customer\\\":\\\"\udcc3(", 1)
+    if case == "lone_surrogate":
+        return line.replace("customer\\\":\\\"", "customer\\\":\\\"\\\\ud800", 1)
+    if case == "inner_escape":
+        return line.replace("customer\\\":\\\"", "customer\\\":\\\"\\\\x", 1)
+    if case == "duplicate_path":
+        return line.replace('{"add":{', '{"add":{"path":"part-00090-first.parquet",', 1)
+    if case == "quote_as_u0022":
+        # the region value's closing quote written as \u0022 by the line
+        return line.replace("(CH)\\\"", "(CH)\\u0022", 1)
+    raise ValueError(case)
+
+
+def main():
+    v0 = [json.dumps(commit_info("CREATE TABLE", 0), separators=(',', ':')),
+          json.dumps(PROTOCOL, separators=(',', ':')),
+          json.dumps(metadata(COLS[:6]), separators=(',', ':'))]
+    v1, v2 = variety_commits()
+    write_table("variety", [v0, v1, v2])
+    for case in ["u0000_path", "utf8_stats", "lone_surrogate", "inner_escape",
+                 "duplicate_path", "quote_as_u0022"]:
+        v3 = [json.dumps(commit_info("WRITE", 3), separators=(',', ':'))]
+        v3 += v1[1:4] + [bad_line(case)] + v1[4:7]
+        # (the lines of version 1 again: new paths)
+        v3 = [l.replace("part-0000", "part-3000").replace("-rs-py", "-rs-py-3")
+              .replace("-jvm", "-jvm-3") if l.startswith('{"add"') and "bad" not in l else l
+              for l in v3]
+        write_table("bad_" + case, [v0, v1, v2, v3])
+
+
+if __name__ == "__main__":
+    main()
