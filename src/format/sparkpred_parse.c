@@ -1236,6 +1236,15 @@ sql_number(P *p, Tok *t, bool neg)
 	}
 	if (x->lit.kind == SL_INT && x->lit.type != SP_T_UNKNOWN && !x->lit.has_ival)
 		return mk_other(p, "an integer literal out of range", false);
+
+	/*
+	 * Spark's parser refuses 128Y or 40000S, so such a text was not printed
+	 * by Spark, and another reader may take the value modulo the type's
+	 * width: no value stands for it faithfully.
+	 */
+	if ((suf == 'S' && (x->lit.ival < -32768 || x->lit.ival > 32767)) ||
+		(suf == 'Y' && (x->lit.ival < -128 || x->lit.ival > 127)))
+		return mk_other(p, "an integer literal out of the range of its type suffix", false);
 	return x;
 }
 
