@@ -34,7 +34,8 @@ ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
 SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
-	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o
+	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o \
+	src/check/replay.o
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
