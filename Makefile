@@ -79,7 +79,7 @@ REGRESS_CHECKER = skipping scan skipping_property stats_conformance conflict_sce
 REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_CATALOG = catalog
-REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property
+REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property replay concurrency
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_CATALOG) $(REGRESS_REPLAY) $(REGRESS_HOSTILE)

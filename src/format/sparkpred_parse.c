@@ -2336,6 +2336,9 @@ ts_atom(P *p, int ctx)
 		if (x == NULL)
 			return p->oom ? NULL : fail(p, "a word with '#' or a quote that is not an attribute");
 		advance(p);
+		/* listquery#12 [], exists#3 [x#1]: a subquery and its outer references */
+		if (cur(p)->n > 0 && cur(p)->p[0] == '[')
+			return fail(p, "a subquery");
 		return x;
 	}
 	return ts_literal(p, ctx);
