@@ -44,6 +44,28 @@ typedef struct ReplayReads
 	const char *note;			/* how they were derived, NULL when exact */
 } ReplayReads;
 
+/*
+ * The metaData in force at each version a loop has gone past, so that a
+ * commit's read version need not be looked up again (conflict_state_at
+ * walks the log back to the newest metaData).  The loops feed every commit
+ * they read, in version order; a version whose state was looked up
+ * (learn) becomes a known point, and the metaData actions fed after it
+ * are known changes: the state at r is that of the newest point at or
+ * before r, provided every version between that point and r was fed.
+ * Everything is copied into cxt (the call's context: commits of the
+ * commit cache are not kept pinned).
+ */
+typedef struct MdTrack
+{
+	MemoryContext cxt;
+	int64		first_fed;		/* first version fed in a row, -1: none */
+	int64		upto;			/* last version fed */
+	int			n;
+	int			cap;
+	int64	   *ver;			/* points, ascending */
+	DeltaMetadata **md;
+} MdTrack;
+
 /* One check to run: the loser, where it read, through which winner. */
 typedef struct ReplayWork
 {
@@ -55,6 +77,7 @@ typedef struct ReplayWork
 	ReplayReads *reads;			/* filled by derive, read by check */
 	ReplayVerdict *verdict;		/* filled by check */
 	MemoryContext result_cxt;	/* where reads and verdict live */
+	MdTrack    *track;			/* the metaData seen so far */
 } ReplayWork;
 
 const char *
@@ -70,6 +93,108 @@ replay_mode_name(ConflictMode mode)
 			return "row_level";
 	}
 	return "unknown";
+}
+
+/* ---------- the metaData in force at a read version ---------- */
+
+static char *
+md_strdup(MemoryContext cxt, const char *s)
+{
+	return s ? MemoryContextStrdup(cxt, s) : NULL;
+}
+
+static char **
+md_strsdup(MemoryContext cxt, char **v, int n)
+{
+	char	  **r = MemoryContextAllocZero(cxt, sizeof(char *) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		r[i] = md_strdup(cxt, v[i]);
+	return r;
+}
+
+/* A deep copy of md in cxt */
+static DeltaMetadata *
+md_copy(MemoryContext cxt, const DeltaMetadata *md)
+{
+	DeltaMetadata *c = MemoryContextAlloc(cxt, sizeof(DeltaMetadata));
+
+	*c = *md;
+	c->id = md_strdup(cxt, md->id);
+	c->name = md_strdup(cxt, md->name);
+	c->description = md_strdup(cxt, md->description);
+	c->format_json = md_strdup(cxt, md->format_json);
+	c->schema_string = md_strdup(cxt, md->schema_string);
+	c->partition_columns = md_strsdup(cxt, md->partition_columns,
+									  md->n_partition_columns);
+	c->config_keys = md_strsdup(cxt, md->config_keys, md->n_configuration);
+	c->config_values = md_strsdup(cxt, md->config_values, md->n_configuration);
+	return c;
+}
+
+/* Record md as the state at version v (points stay ascending). */
+static void
+md_track_put(MdTrack *t, int64 v, const DeltaMetadata *md)
+{
+	DeltaMetadata *copy;
+	int			i = t->n;
+
+	while (i > 0 && t->ver[i - 1] > v)
+		i--;
+	if (i > 0 && t->ver[i - 1] == v)
+		return;					/* known already */
+	copy = md_copy(t->cxt, md);
+	if (t->n == t->cap)
+	{
+		t->cap = Max(8, t->cap * 2);
+		t->ver = t->ver ? repalloc(t->ver, sizeof(int64) * t->cap) :
+			MemoryContextAlloc(t->cxt, sizeof(int64) * t->cap);
+		t->md = t->md ? repalloc(t->md, sizeof(DeltaMetadata *) * t->cap) :
+			MemoryContextAlloc(t->cxt, sizeof(DeltaMetadata *) * t->cap);
+	}
+	memmove(t->ver + i + 1, t->ver + i, sizeof(int64) * (t->n - i));
+	memmove(t->md + i + 1, t->md + i, sizeof(DeltaMetadata *) * (t->n - i));
+	t->ver[i] = v;
+	t->md[i] = copy;
+	t->n++;
+}
+
+/* The loop read commit v (of version v): its metaData is a change. */
+static void
+md_track_feed(MdTrack *t, int64 v, const DeltaCommit *c)
+{
+	if (t->first_fed < 0 || v != t->upto + 1)
+	{
+		/* not contiguous: start again */
+		t->n = 0;
+		t->first_fed = v;
+	}
+	t->upto = v;
+	if (c->metadata != NULL)
+		md_track_put(t, v, c->metadata);
+}
+
+/* The state at r, or NULL when the track does not know it. */
+static const DeltaMetadata *
+md_track_at(const MdTrack *t, int64 r)
+{
+	int			i;
+
+	if (t->first_fed < 0 || r > t->upto || r < t->first_fed - 1)
+		return NULL;
+	for (i = t->n - 1; i >= 0; i--)
+		if (t->ver[i] <= r)
+			return t->md[i];
+	return NULL;
+}
+
+/* md was looked up as the state at r: a point, when the track covers r. */
+static void
+md_track_learn(MdTrack *t, int64 r, const DeltaMetadata *md)
+{
+	if (t->first_fed >= 0 && r >= t->first_fed - 1 && r <= t->upto)
+		md_track_put(t, r, md);
 }
 
 /* ---------- the reads a commit recorded ---------- */
@@ -217,7 +342,12 @@ derive_reads(void *arg)
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("readVersion %lld is not a version of the table",
 					   (long long) w->read_version));
-	conflict_state_at(w->log, w->read_version, &md, &proto);
+	md = md_track_at(w->track, w->read_version);
+	if (md == NULL)
+	{
+		conflict_state_at(w->log, w->read_version, &md, &proto);
+		md_track_learn(w->track, w->read_version, md);
+	}
 
 	params.type = DJ_OBJECT;	/* none recorded: no parameters */
 	params.len = 0;
@@ -556,10 +686,14 @@ replay_history(DeltaLog *log, int64 from_version, int64 to_version,
 {
 	MemoryContext commit_cxt;
 	MemoryContext old;
+	MdTrack		track;
 	int64		v;
 
 	if (!replay_range(log, &from_version, &to_version))
 		return;
+	memset(&track, 0, sizeof(track));
+	track.cxt = CurrentMemoryContext;
+	track.first_fed = -1;
 	commit_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									   "deltacc replay commit",
 									   ALLOCSET_DEFAULT_SIZES);
@@ -574,6 +708,7 @@ replay_history(DeltaLog *log, int64 from_version, int64 to_version,
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(commit_cxt);
 		c = replay_commit(log, v);
+		md_track_feed(&track, v, c);
 		ci = c->commit_info;
 		if (ci == NULL || !ci->has_read_version || ci->read_version >= v - 1)
 		{
@@ -587,6 +722,7 @@ replay_history(DeltaLog *log, int64 from_version, int64 to_version,
 		w.read_version = ci->read_version;
 		w.through_version = v - 1;
 		w.result_cxt = commit_cxt;
+		w.track = &track;
 		reads_error = replay_try(derive_reads, &w);
 		for (m = 0; m < nmodes; m++)
 		{
@@ -608,6 +744,16 @@ replay_history(DeltaLog *log, int64 from_version, int64 to_version,
 	MemoryContextDelete(commit_cxt);
 }
 
+/* feed_track (a DcWorkFn): commit w->through_version into w->track */
+static void
+feed_track(void *arg)
+{
+	ReplayWork *w = (ReplayWork *) arg;
+
+	md_track_feed(w->track, w->through_version,
+				  replay_commit(w->log, w->through_version));
+}
+
 /*
  * replay_concurrency: see replay.h.
  */
@@ -618,16 +764,33 @@ replay_concurrency(DeltaLog *log, int64 from_version, int64 to_version,
 {
 	MemoryContext pair_cxt;
 	MemoryContext old;
+	MdTrack		track;
 	int64		a;
 	int64		b;
 
 	if (!replay_range(log, &from_version, &to_version))
 		return;
+	memset(&track, 0, sizeof(track));
+	track.cxt = CurrentMemoryContext;
+	track.first_fed = -1;
 	pair_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									 "deltacc concurrency pair",
 									 ALLOCSET_DEFAULT_SIZES);
 	for (a = Max(from_version, 1); a < to_version; a++)
 	{
+		ReplayWork	fw;
+
+		/* the winner a into the track (unreadable: the track starts again) */
+		old = MemoryContextSwitchTo(pair_cxt);
+		memset(&fw, 0, sizeof(fw));
+		fw.log = log;
+		fw.through_version = a;
+		fw.result_cxt = pair_cxt;
+		fw.track = &track;
+		(void) replay_try(feed_track, &fw);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(pair_cxt);
+
 		for (b = a + 1; b <= to_version && b - a <= window; b++)
 		{
 			ReplayWork	w;
@@ -644,6 +807,7 @@ replay_concurrency(DeltaLog *log, int64 from_version, int64 to_version,
 			w.through_version = a;
 			w.mode = mode;
 			w.result_cxt = pair_cxt;
+			w.track = &track;
 			reads_error = replay_try(derive_reads, &w);
 			replay_check(&w, reads_error, &v);
 			row.version_a = a;

@@ -135,3 +135,21 @@ SELECT version_a, version_b, conflict, path
 SELECT version_a, version_b, conflict, path
   FROM deltacc.concurrency(:'broken', 5, 6, 'row_level', 1);
 SELECT count(*) FROM deltacc.concurrency(:'broken', 4, 6, 'row_level', 1);
+
+-- -------------------------------------------------------------------------
+-- The table's level at a - 1 (levels: delta.isolationLevel = Serializable
+-- from version 5 on).  (6, 7): b read 5, Serializable, so a's blind append
+-- counts on an unpartitioned table; (3, 4): before version 5, b's recorded
+-- WriteSerializable holds and a's blind append does not count; (1, 2): b
+-- recorded SnapshotIsolation for a DELETE, which leaves the level to the
+-- table (none: Serializable), so a's blind append counts; (4, 5): b, SET
+-- TBLPROPERTIES, records no read set: the whole table; (5, 6): a changed
+-- the table's configuration (Delta's metadata check).  The same (6, 7)
+-- from the first pair of a range starting at 6 (the level at 5 looked up
+-- rather than followed through the commits).
+-- -------------------------------------------------------------------------
+\set levels :abs_srcdir '/data/history/levels'
+SELECT version_a, version_b, conflict, path
+  FROM deltacc.concurrency(:'levels', mode => 'partition', window_versions => 1);
+SELECT version_a, version_b, conflict, path
+  FROM deltacc.concurrency(:'levels', 6, 7, 'partition', 1);

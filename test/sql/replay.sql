@@ -187,3 +187,7 @@ SELECT version, mode, conflict, detail FROM deltacc.replay(:'badschema');
 -- -------------------------------------------------------------------------
 SELECT version, mode, winning_version, conflict, path
   FROM deltacc.replay(:'levels');
+-- the same for v7 alone (the level at its read version looked up rather
+-- than followed through the commits before it)
+SELECT version, mode, winning_version, conflict, path
+  FROM deltacc.replay(:'levels', 7, 7, '{partition}');
