@@ -14,14 +14,15 @@
 #    from that build, as bench/run.sh does: nobody else's `make install`
 #    can swap the library during the run.
 # 3. Timed, each in a fresh session (so the session caches start empty),
-#    BENCH_RUNS times, the median reported: deltacc.history (reading every
-#    commit once: a floor); deltacc.replay in each mode; the same replay
-#    again in the same session (warm caches); deltacc.concurrency with
-#    window_versions BENCH_WINDOW (default 10) in stats mode, once.  The
-#    peer: what an analyst would write without replay, a PL/pgSQL loop
-#    calling deltacc.conflicts for every raced commit with its actions
-#    (from load_log) and the reads replay derived; it must agree with
-#    replay on every row (the run fails otherwise).
+#    the median of BENCH_RUNS (default 1) runs: deltacc.history (reading
+#    every commit once: a floor); deltacc.replay in each mode; once each:
+#    the same replay again in the same session (warm caches), the peer,
+#    deltacc.concurrency in stats mode with window 1 over every version and
+#    with window BENCH_WINDOW (default 10) over the last 1,000.  The peer:
+#    what an analyst would write without replay, a PL/pgSQL loop calling
+#    deltacc.conflicts for every raced commit with its actions (from
+#    load_log) and the reads replay derived; it must agree with replay on
+#    every row (the run fails otherwise).
 # Results: bench/replay-results.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,7 @@ ROOT=$(pwd)
 PG_MAJOR=${PG_MAJOR:-15}
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
 COMMITS=${BENCH_COMMITS:-10000}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-1}
 WINDOW=${BENCH_WINDOW:-10}
 DATA=$ROOT/bench/data-replay
 BUILD=$ROOT/bench/out/build-replay
@@ -132,10 +133,10 @@ ms() {
 		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1
 }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-timed() {	# timed <label> <psql args...>: median of RUNS fresh sessions
-	local label=$1 all=
-	shift
-	for _ in $(seq "$RUNS"); do all="$all $(ms "$@")"; done
+timed() {	# timed <runs> <label> <psql args...>: median of fresh sessions
+	local runs=$1 label=$2 all=
+	shift 2
+	for _ in $(seq "$runs"); do all="$all $(ms "$@")"; done
 	printf '%s\t%s\n' "$label" "$(echo "$all" | median)" >> "$WORK/times"
 	echo "   $label: $(echo "$all" | median) ms (runs:$all)"
 }
@@ -147,35 +148,40 @@ q() { psql -qX -At -v ON_ERROR_STOP=1 -c "$1"; }
 commits=$(q "SELECT count(*) FROM deltacc.history('$T')")
 raced=$(q "SELECT count(*) FROM deltacc.history('$T') WHERE read_version < version - 1")
 files=$(q "SELECT count(*) FROM deltacc.snapshot_files('$T')")
+last=$(q "SELECT max(version) FROM deltacc.history('$T')")
+tail_from=$((last > 1000 ? last - 999 : 0))
 
-echo "== agreement: replay against the peer, per mode"
+echo "== timings"
+timed "$RUNS" "history" -c "SELECT count(*) FROM deltacc.history('$T')"
 for m in partition stats row_level; do
-	bad=$(q "SELECT count(*) FROM deltacc.replay('$T', modes => ARRAY['$m']) r
-	           FULL JOIN bench_peer('$T', '$m') p USING (version)
+	# (the last run's rows are kept for the agreement check)
+	timed "$RUNS" "replay $m" -c "DROP TABLE IF EXISTS r_$m" \
+		-c "CREATE TABLE r_$m AS SELECT * FROM deltacc.replay('$T', modes => ARRAY['$m'])"
+	timed 1 "replay $m, again in the session" \
+		-c "SELECT count(*) FROM deltacc.replay('$T', modes => ARRAY['$m'])" \
+		-c "SELECT count(*) FROM deltacc.replay('$T', modes => ARRAY['$m'])"
+	timed 1 "peer $m" -c "CREATE TABLE p_$m AS SELECT * FROM bench_peer('$T', '$m')"
+	bad=$(q "SELECT count(*) FROM r_$m r FULL JOIN p_$m p USING (version)
 	          WHERE r.conflict IS DISTINCT FROM 'ConcurrentModificationException'
 	            AND (r.version IS NULL OR p.version IS NULL
 	                 OR r.conflict IS DISTINCT FROM p.conflict
 	                 OR r.winning_version IS DISTINCT FROM p.winning_version
 	                 OR r.path IS DISTINCT FROM p.path)")
-	q "SELECT '$m', count(*), count(conflict), count(*) FILTER (WHERE conflict = 'ConcurrentModificationException')
-	     FROM deltacc.replay('$T', modes => ARRAY['$m'])" | tr '|' '\t' >> "$WORK/aborts"
-	echo "   $m: $bad disagreements"
+	echo "   $m: $bad disagreements with the peer"
 	[ "$bad" = 0 ] || { echo "bench: replay and the peer disagree in $m mode" >&2; exit 1; }
+	q "SELECT '$m', count(*), count(conflict),
+	          count(*) FILTER (WHERE conflict = 'ConcurrentModificationException')
+	     FROM r_$m" | tr '|' '\t' >> "$WORK/aborts"
 done
-
-echo "== timings (median of $RUNS fresh sessions)"
-timed "history" -c "SELECT count(*) FROM deltacc.history('$T')"
-for m in partition stats row_level; do
-	timed "replay $m" -c "SELECT count(*) FROM deltacc.replay('$T', modes => ARRAY['$m'])"
-	timed "replay $m, again in the session" \
-		-c "SELECT count(*) FROM deltacc.replay('$T', modes => ARRAY['$m'])" \
-		-c "SELECT count(*) FROM deltacc.replay('$T', modes => ARRAY['$m'])"
-	timed "peer $m" -c "SELECT count(*) FROM bench_peer('$T', '$m')"
-done
-timed "replay, all three modes" -c "SELECT count(*) FROM deltacc.replay('$T')"
-pairs=$(q "SELECT count(*) FROM deltacc.concurrency('$T', mode => 'stats', window_versions => $WINDOW)")
-RUNS=1 timed "concurrency stats, window $WINDOW" \
-	-c "SELECT count(*) FROM deltacc.concurrency('$T', mode => 'stats', window_versions => $WINDOW)"
+# (the pairs counted without running them: a >= 1, b - a <= window)
+npairs() { q "SELECT count(*) FROM generate_series(greatest($1, 1), $last - 1) a,
+                                 generate_series(1, $2) d WHERE a + d <= $last"; }
+pairs1=$(npairs 0 1)
+timed 1 "concurrency stats, window 1" \
+	-c "SELECT count(*) FROM deltacc.concurrency('$T', mode => 'stats', window_versions => 1)"
+pairsw=$(npairs "$tail_from" "$WINDOW")
+timed 1 "concurrency stats, window $WINDOW, last versions" \
+	-c "SELECT count(*) FROM deltacc.concurrency('$T', $tail_from, NULL, 'stats', $WINDOW)"
 
 t() { awk -F'\t' -v k="$1" '$1 == k {print $2}' "$WORK/times"; }
 per() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
@@ -189,7 +195,7 @@ per() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 	echo
 	echo "History (bench/gen_history.py): $commits commits, $raced of them raced others"
 	echo "(readVersion < version - 1), $files live files at the end. Every time is"
-	echo "the median of $RUNS fresh sessions (the commit cache empty at the start) unless"
+	echo "the median of $RUNS fresh session(s) (the commit cache empty at the start) unless"
 	echo "said otherwise; the peer calls deltacc.conflicts once per raced commit from"
 	echo "PL/pgSQL with the commit's actions (load_log) and the reads replay derived,"
 	echo "and agreed with replay on every row."
@@ -199,11 +205,11 @@ per() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 	echo "| history (every commit read once) | $(t history) | |"
 	for m in partition stats row_level; do
 		echo "| replay $m | $(t "replay $m") | $(per "$(t "replay $m")" "$raced") |"
-		echo "| replay $m, again in the same session | $(t "replay $m, again in the session") | $(per "$(t "replay $m, again in the session")" "$raced") |"
-		echo "| peer (conflicts per commit) $m | $(t "peer $m") | $(per "$(t "peer $m")" "$raced") |"
+		echo "| replay $m, again in the same session (1 run) | $(t "replay $m, again in the session") | $(per "$(t "replay $m, again in the session")" "$raced") |"
+		echo "| peer (conflicts per commit) $m (1 run) | $(t "peer $m") | $(per "$(t "peer $m")" "$raced") |"
 	done
-	echo "| replay, all three modes | $(t "replay, all three modes") | $(per "$(t "replay, all three modes")" "$raced") |"
-	echo "| concurrency stats, window $WINDOW ($pairs pairs, one run) | $(t "concurrency stats, window $WINDOW") | $(per "$(t "concurrency stats, window $WINDOW")" "$pairs") |"
+	echo "| concurrency stats, window 1, every version ($pairs1 pairs, 1 run) | $(t "concurrency stats, window 1") | $(per "$(t "concurrency stats, window 1")" "$pairs1") |"
+	echo "| concurrency stats, window $WINDOW, versions $tail_from.. ($pairsw pairs, 1 run) | $(t "concurrency stats, window $WINDOW, last versions") | $(per "$(t "concurrency stats, window $WINDOW, last versions")" "$pairsw") |"
 	echo
 	echo "Aborts replay reports (of $raced raced commits; ConcurrentModificationException: not checked or a rewritten file a winner added):"
 	echo
