@@ -39,7 +39,8 @@ ROWS_OBJS = src/rows/data_reader.o src/rows/deletion_vector.o
 SNAPSHOT_OBJS = src/snapshot/addline.o src/snapshot/commit_cache.o src/snapshot/snapshot_cache.o \
 	src/snapshot/checkpoint.o src/snapshot/snapshot.o src/snapshot/loader.o
 CHECK_OBJS = src/check/checkdefs.o src/check/conflict.o src/check/loser.o \
-	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o
+	src/check/rowlevel.o src/check/readset_cache.o src/check/driver.o \
+	src/check/replay.o
 COORD_OBJS = src/coord/store.o src/coord/ratify.o src/coord/publish.o
 FUNCS_OBJS = src/funcs/funcs_args.o src/funcs/funcs_log.o src/funcs/funcs_scan.o \
 	src/funcs/funcs_conflict.o src/funcs/funcs_rows.o src/funcs/funcs_catalog.o \
@@ -91,7 +92,7 @@ REGRESS_CHECKER += stats_templates line_shapes read_version_state writer_nan sna
 REGRESS_CHECKER += fastpath_counters
 REGRESS_ROWLEVEL = rowlevel_fixtures rowlevel_exact rowlevel_delete
 REGRESS_CATALOG = catalog catalog_safety
-REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property
+REGRESS_REPLAY = spark_predicate spark_predicate_real spark_predicate_property replay concurrency
 REGRESS_HOSTILE = hostile_setup hostile_fixtures hostile_real hostile_arguments hostile_limits hostile_privileges hostile_search_path hostile_teardown
 REGRESS = $(REGRESS_FOUNDATION) $(REGRESS_FORMAT) $(REGRESS_CHECKER) \
 	$(REGRESS_ROWLEVEL) $(REGRESS_CATALOG) $(REGRESS_REPLAY) $(REGRESS_HOSTILE)

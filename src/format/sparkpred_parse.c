@@ -1236,6 +1236,15 @@ sql_number(P *p, Tok *t, bool neg)
 	}
 	if (x->lit.kind == SL_INT && x->lit.type != SP_T_UNKNOWN && !x->lit.has_ival)
 		return mk_other(p, "an integer literal out of range", false);
+
+	/*
+	 * Spark's parser refuses 128Y or 40000S, so such a text was not printed
+	 * by Spark, and another reader may take the value modulo the type's
+	 * width: no value stands for it faithfully.
+	 */
+	if ((suf == 'S' && (x->lit.ival < -32768 || x->lit.ival > 32767)) ||
+		(suf == 'Y' && (x->lit.ival < -128 || x->lit.ival > 127)))
+		return mk_other(p, "an integer literal out of the range of its type suffix", false);
 	return x;
 }
 
@@ -2327,6 +2336,9 @@ ts_atom(P *p, int ctx)
 		if (x == NULL)
 			return p->oom ? NULL : fail(p, "a word with '#' or a quote that is not an attribute");
 		advance(p);
+		/* listquery#12 [], exists#3 [x#1]: a subquery and its outer references */
+		if (cur(p)->n > 0 && cur(p)->p[0] == '[')
+			return fail(p, "a subquery");
 		return x;
 	}
 	return ts_literal(p, ctx);

@@ -252,6 +252,35 @@ SELECT t.n, t.pred, e.read_predicate, e.outcome, e.reason
   FROM twins t, deltacc.explain_spark_predicate(t.pred, t.schema, t.engine) e
  ORDER BY t.n;
 
+-- Integer literals with a type suffix (10S smallint, 10Y tinyint, 10L
+-- bigint): at the ends of their range they translate; one past them, they
+-- are no value Spark printed (its parser refuses 128Y), and a reader that
+-- wraps would take 40000S for -25536, so they must not translate (none
+-- alone, dropped from an AND), with or without a schema.
+SELECT v.pred, v.schema IS NOT NULL AS with_schema,
+       e.read_predicate, e.outcome, e.reason
+  FROM (VALUES
+  ('(`s` = 32767S)', pg_temp.sch('s:short')),
+  ('(`s` = -32768S)', pg_temp.sch('s:short')),
+  ('(`s` = 32768S)', pg_temp.sch('s:short')),
+  ('(`s` = -32769S)', pg_temp.sch('s:short')),
+  ('(`l` = 40000S)', pg_temp.sch('l:long')),
+  ('(`l` = 40000S)', NULL),
+  ('(`b` = 127Y)', pg_temp.sch('b:byte')),
+  ('(`b` = -128Y)', pg_temp.sch('b:byte')),
+  ('(`b` = 128Y)', pg_temp.sch('b:byte')),
+  ('(`b` = -129Y)', pg_temp.sch('b:byte')),
+  ('(`i` = 200Y)', pg_temp.sch('i:integer')),
+  ('(`i` = 200Y)', NULL),
+  ('(`l` = 9223372036854775807L)', pg_temp.sch('l:long')),
+  ('(`l` = -9223372036854775808L)', pg_temp.sch('l:long')),
+  ('(`l` = 9223372036854775808L)', pg_temp.sch('l:long')),
+  ('(`l` = -9223372036854775809L)', NULL),
+  ('(`s` IN (1S, 40000S))', pg_temp.sch('s:short')),
+  ('((`l` = 1L) AND (`s` = 40000S))', pg_temp.sch('l:long', 's:short')),
+  ('((`l` = 1L) OR (`b` = 300Y))', pg_temp.sch('l:long', 'b:byte'))
+  ) AS v(pred, schema), LATERAL deltacc.explain_spark_predicate(v.pred, v.schema, NULL) e;
+
 -- ---------------------------------------------------------------------
 -- What the schema decides
 -- ---------------------------------------------------------------------
