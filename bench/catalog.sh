@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # bench/catalog.sh: the commit coordinator under 8 concurrent committers, in
 # one command (as root, from a clone, after scripts/setup.sh installed the
-# extension):
+# packages):
 #
 #     bash bench/catalog.sh            (BENCH_SECONDS=N per configuration)
+#
+# deltacc is a release build (no assertion checking, -O2) made from the
+# working tree in bench/out/catalog-build, its functions created in the
+# throwaway cluster straight from that build, as bench/run.sh does (nobody
+# else's `make install` swaps the library during the run);
+# BENCH_EXTENSION=installed uses CREATE EXTENSION deltacc instead.
+# BENCH_ONLY="disjoint-stats disjoint-floor" runs only those configurations
+# (results then in bench/out/catalog-partial.md).
 #
 # A throwaway cluster (pg_virtualenv) gets, per configuration, a fresh Delta
 # table of 8 key slots (slot s: one file of ids s*1000 .. s*1000+999, with
@@ -26,6 +34,13 @@ ROOT=$(pwd)
 
 if [ -z "${DELTACC_BENCH_INSIDE:-}" ]; then
 	export DELTACC_BENCH_INSIDE=1
+	if [ "${BENCH_EXTENSION:-release}" != installed ]; then
+		BUILD=$ROOT/bench/out/catalog-build
+		echo "== release build of deltacc (bench/out/catalog-build)"
+		bash bench/release-build.sh "$ROOT" "$BUILD"
+		chmod -R a+rX "$ROOT/bench/out"
+		export DELTACC_BENCH_BUILD=$BUILD
+	fi
 	exec pg_virtualenv -t -v "${PG_MAJOR:-15}" bash "$ROOT/bench/catalog.sh" "$@"
 fi
 
@@ -35,101 +50,31 @@ WORK=$(mktemp -d /tmp/deltacc-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 chmod 777 "$WORK"
 OUT=$ROOT/bench/catalog-results.md
+if [ -n "${BENCH_ONLY:-}" ]; then
+	mkdir -p "$ROOT/bench/out"
+	OUT=$ROOT/bench/out/catalog-partial.md
+fi
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -c "$1"; }
 
-q "CREATE EXTENSION deltacc" >/dev/null
-psql -X -q -v ON_ERROR_STOP=1 -c "LOAD 'deltacc'" -c "ALTER SYSTEM SET deltacc.max_unpublished_versions = 1000000" >/dev/null
+if [ -n "${DELTACC_BENCH_BUILD:-}" ]; then
+	psql -X -q -v ON_ERROR_STOP=1 -c "CREATE SCHEMA deltacc" \
+		-f "$DELTACC_BENCH_BUILD/bench-install.sql" >/dev/null
+	LIB=$DELTACC_BENCH_BUILD/deltacc
+	BUILD_NOTE="a release build of the working tree: make without -DUSE_ASSERT_CHECKING, the functions created from bench/out/catalog-build"
+else
+	q "CREATE EXTENSION deltacc" >/dev/null
+	LIB=deltacc
+	BUILD_NOTE="CREATE EXTENSION of the build installed"
+fi
+psql -X -q -v ON_ERROR_STOP=1 -c "LOAD '$LIB'" -c "ALTER SYSTEM SET deltacc.max_unpublished_versions = 1000000" >/dev/null
 q "SELECT pg_reload_conf()" >/dev/null
 
-psql -X -q -v ON_ERROR_STOP=1 <<'SQL'
-CREATE TABLE bench_slot (tbl text, slot int, path text, gen int,
-                         PRIMARY KEY (tbl, slot));
-CREATE TABLE floor_head (id int PRIMARY KEY, latest bigint);
-CREATE TABLE floor_log (version bigint, content text);
-INSERT INTO floor_head VALUES (1, 0);
-
--- the actions of an UPDATE of slot s: remove its current file, add the next
-CREATE FUNCTION bench_actions(t text, s int, read_version bigint,
-                              OUT actions jsonb, OUT next_path text)
-LANGUAGE plpgsql AS $$
-DECLARE
-	cur bench_slot;
-	lo int := s * 1000;
-	hi int := s * 1000 + 999;
-BEGIN
-	SELECT * INTO cur FROM bench_slot WHERE tbl = t AND slot = s;
-	next_path := format('s%s-%s.parquet', s, gen_random_uuid());
-	actions := jsonb_build_array(
-		jsonb_build_object('commitInfo', jsonb_build_object(
-			'operation', 'UPDATE', 'txnId', gen_random_uuid()::text,
-			'readVersion', read_version, 'isBlindAppend', false,
-			'operationParameters', jsonb_build_object(
-				'predicate', format('id BETWEEN %s AND %s', lo, hi)))),
-		jsonb_build_object('remove', jsonb_build_object(
-			'path', cur.path, 'dataChange', true)),
-		jsonb_build_object('add', jsonb_build_object(
-			'path', next_path, 'partitionValues', '{}'::jsonb, 'size', 1000,
-			'modificationTime', 1700000000000, 'dataChange', true,
-			'stats', format('{"numRecords":1000,"minValues":{"id":%s},"maxValues":{"id":%s},"nullCount":{"id":0}}', lo, hi))));
-END $$;
-
--- one UPDATE through the catalog; false when it aborted with 40001
-CREATE FUNCTION bench_update(t text, s int, m text) RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-	rv bigint := deltacc.latest_version(t);
-	a record;
-BEGIN
-	a := bench_actions(t, s, rv);
-	BEGIN
-		PERFORM deltacc.commit(t, rv, a.actions,
-			ARRAY[format('id BETWEEN %s AND %s', s * 1000, s * 1000 + 999)],
-			mode => m);
-	EXCEPTION WHEN serialization_failure THEN
-		RETURN false;
-	END;
-	UPDATE bench_slot SET path = a.next_path WHERE tbl = t AND slot = s;
-	RETURN true;
-END $$;
-
--- the floor: the same row lock and the same bytes, no check
-CREATE FUNCTION bench_floor(t text, s int) RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-	v bigint;
-	a record;
-BEGIN
-	a := bench_actions(t, s, 0);
-	SELECT latest INTO v FROM floor_head WHERE id = 1 FOR UPDATE;
-	INSERT INTO floor_log VALUES (v + 1, a.actions::text);
-	UPDATE floor_head SET latest = v + 1 WHERE id = 1;
-	RETURN true;
-END $$;
-SQL
+psql -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/catalog_setup.sql" >/dev/null
 
 # make_table <dir>: version 0 with 8 slots
 make_table() {
-	python3 - "$1" <<'EOF'
-import json, os, sys
-d = os.path.join(sys.argv[1], "_delta_log")
-os.makedirs(os.path.join(d, "_staged_commits"))
-schema = json.dumps({"type": "struct", "fields": [
-    {"name": "id", "type": "long", "nullable": True, "metadata": {}}]})
-acts = [{"commitInfo": {"operation": "WRITE", "txnId": "init", "isBlindAppend": True}},
-        {"protocol": {"minReaderVersion": 1, "minWriterVersion": 2}},
-        {"metaData": {"id": "bench", "format": {"provider": "parquet", "options": {}},
-                      "schemaString": schema, "partitionColumns": [],
-                      "configuration": {}, "createdTime": 1700000000000}}]
-for s in range(8):
-    acts.append({"add": {"path": "s%d-0.parquet" % s, "partitionValues": {}, "size": 1000,
-                         "modificationTime": 1700000000000, "dataChange": True,
-                         "stats": json.dumps({"numRecords": 1000, "minValues": {"id": s * 1000},
-                                              "maxValues": {"id": s * 1000 + 999},
-                                              "nullCount": {"id": 0}})}})
-with open(os.path.join(d, "%020d.json" % 0), "w") as f:
-    f.write("".join(json.dumps(a, separators=(",", ":")) + "\n" for a in acts))
-EOF
+	python3 "$ROOT/bench/catalog_table.py" "$1"
 	chmod -R a+rwX "$1"
 }
 
@@ -138,6 +83,9 @@ EOF
 results=()
 oracle_lines=()
 run() {
+	if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" $1 "* ]]; then
+		return 0
+	fi
 	local name=$1 slots=$2 mode=$3 t=$WORK/$1 slot_expr call
 	make_table "$t"
 	q "SELECT deltacc.register_table('$t')" >/dev/null
@@ -203,8 +151,8 @@ run hot-floor hot floor
 	echo
 	echo "Command: \`bash bench/catalog.sh\` (BENCH_SECONDS=$SECONDS_PER per configuration)."
 	echo "Machine: $(nproc) CPU ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(free -g | awk '/Mem:/ { print $2 }') GB,"
-	echo "PostgreSQL $(q 'SHOW server_version'), deltacc as installed for the run"
-	echo "(${BENCH_BUILD_NOTE:-by scripts/setup.sh, built with -DUSE_ASSERT_CHECKING}), throwaway cluster with default settings."
+	echo "PostgreSQL $(q 'SHOW server_version'), deltacc: $BUILD_NOTE;"
+	echo "throwaway cluster with default settings."
 	echo "Date: $(date -u +%Y-%m-%d)."
 	echo
 	echo "8 pgbench clients, $SECONDS_PER s per configuration.  Each transaction is one"

@@ -91,21 +91,7 @@ done
 BUILD=$ROOT/bench/out/build
 if [ "${BENCH_EXTENSION:-release}" != installed ]; then
 	echo "== release build of deltacc (bench/out/build)"
-	rm -rf "$BUILD"
-	mkdir -p "$BUILD"
-	(cd "${BENCH_SRC:-$ROOT}" && cp -r Makefile deltacc.control src sql "$BUILD"/)
-	rm -f "$BUILD"/sql/deltacc--*.sql
-	find "$BUILD" -name '*.o' -delete
-	make -s -C "$BUILD" PG_CONFIG="$PG_CONFIG" \
-		PG_CFLAGS="-Wno-unused-parameter -Wno-missing-field-initializers" >/dev/null
-	# The install script of the default version (not the update scripts),
-	# with the library path pointing at this build (and without the
-	# catalog's pg_extension_config_dump calls, which only CREATE EXTENSION
-	# may make).
-	version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$BUILD/deltacc.control")
-	sed -e '/^\\echo/d' -e '/^\\quit/d' -e '/pg_extension_config_dump/d' \
-		-e "s|MODULE_PATHNAME|$BUILD/deltacc|g" -e 's|@extschema@|deltacc|g' \
-		"$BUILD/sql/deltacc--$version.sql" > "$BUILD/bench-install.sql"
+	bash bench/release-build.sh "${BENCH_SRC:-$ROOT}" "$BUILD"
 	chmod -R a+rX "$ROOT/bench/out"
 fi
 

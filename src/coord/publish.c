@@ -347,6 +347,7 @@ catalog_publish(const char *table_path, bool has_through,
 		last = rw->version;
 	}
 	if (last > mt.published_version)
-		catalog_record_published(path, last, GetCurrentTimestamp());
+		catalog_record_published(path, mt.published_version + 1, last,
+								 GetCurrentTimestamp());
 	return last;
 }

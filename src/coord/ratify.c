@@ -7,9 +7,10 @@
  *	1. lock the table's row in deltacc.managed_tables (FOR UPDATE): commits
  *	   of one table run one after the other from here to the end of their
  *	   transactions; a rollback takes the ratification back;
- *	2. open the table through the catalog (it sees every ratified version,
- *	   the locked transaction's own included) and decode the proposal:
- *	   inline actions, or the staged file read once;
+ *	2. decode the proposal (inline actions, or the staged file read once)
+ *	   and open the table through the catalog, whose state one query reads
+ *	   (it sees every ratified version, the locked transaction's own
+ *	   included, and the version of the proposal's txnId);
  *	3. a txnId already ratified returns its version (a retried request);
  *	4. refuse a commit beyond deltacc.max_unpublished_versions;
  *	5. the version is latest + 1: a staged commit for another version is
@@ -744,7 +745,7 @@ read_staged(Ratification *r)
 	char	   *abs_path = psprintf("%s/%s", r->path, r->staged_path);
 
 	r->bytes = DeltaReadWholeFile(abs_path, r->staged_path, 0, &r->len);
-	r->commit = DeltaLogDecodeBytes(r->log, r->bytes, r->len, r->staged_path,
+	r->commit = DeltaLogDecodeBytes(NULL, r->bytes, r->len, r->staged_path,
 									-1);
 }
 
@@ -847,11 +848,7 @@ catalog_commit(const CommitRequest *req)
 	r.latest = mt.latest_version;
 	r.version = r.latest + 1;
 
-	/* 2. the table through the catalog, and the proposal */
-	r.log = DeltaLogOpen(r.path);
-	if (r.log->catalog == NULL || r.log->latest_version != r.latest)
-		elog(ERROR, "catalog state of Delta table \"%s\" changed under its lock",
-			 r.path);
+	/* 2. the proposal, and the table through the catalog */
 	if (r.staged)
 	{
 		read_staged(&r);
@@ -864,15 +861,19 @@ catalog_commit(const CommitRequest *req)
 								ERRCODE_INVALID_PARAMETER_VALUE);
 		r.commit = loser_decode_tree(&r.tree, &n_unknown);
 	}
-
-	/* 3. a txnId ratified before: that version again */
 	txn_id = r.commit->commit_info ? r.commit->commit_info->txn_id : NULL;
 	if (txn_id == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("the commit has no commitInfo.txnId"),
 				errdetail("A commit to a catalog-managed table carries a unique commitInfo.txnId, so that a retried request is recognised."));
-	done = catalog_version_of_txn(r.path, txn_id);
+	r.log = DeltaLogOpenWithCatalog(r.path,
+									catalog_commit_state(&mt, txn_id, &done));
+	if (r.log->catalog == NULL || r.log->latest_version != r.latest)
+		elog(ERROR, "catalog state of Delta table \"%s\" changed under its lock",
+			 r.path);
+
+	/* 3. a txnId ratified before: that version again */
 	if (done >= 0)
 		return done;
 

@@ -4,10 +4,12 @@
  *	  The catalog's tables, read and written through SPI as their owner
  *	  (see store.h), and the log layer's lookup of registered tables.
  *
- * Each query is prepared once per backend (SPI_keepplan); the plans name
- * every table, column and operator with its schema, so a re-analysis
- * after an invalidation (the extension dropped and created again, say)
- * finds the same objects whatever the session's search_path.
+ * Each query is prepared once per backend (SPI_keepplan) with a generic
+ * plan (each is an index lookup whatever its arguments, and a custom plan
+ * per call would cost a planning per call); the plans name every table,
+ * column and operator with its schema, so a re-analysis after an
+ * invalidation (the extension dropped and created again, say) finds the
+ * same objects whatever the session's search_path.
  *
  * Copyright (c) 2026, deltacc developers
  *
@@ -35,6 +37,7 @@
 #include "utils/guc.h"
 #include "storage/bufmgr.h"
 #include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -51,10 +54,9 @@ typedef enum CatalogQuery
 	Q_TABLE,
 	Q_TABLE_LOCK,
 	Q_REGISTER,
-	Q_TXN,
+	Q_COMMIT_ROWS,
 	Q_ICT,
 	Q_INSERT,
-	Q_ADVANCE,
 	Q_LIST,
 	Q_LIST_UNPUBLISHED,
 	Q_PUBLISHED_ROWS,
@@ -85,23 +87,35 @@ typedef struct QueryDef
 #define LIST_WHERE \
 	"WHERE m.table_path OPERATOR(pg_catalog.=) $1 ORDER BY r.version"
 
+/* the row columns of the lookups (Q_LOOKUP, Q_COMMIT_ROWS), from ROW_COL */
+#define ROW_SELECT \
+	"r.version, r.staged_path, r.content, r.content_sha256, r.xmin "
+#define ROW_COL_LOOKUP 4
+#define ROW_COL_COMMIT 2
+
+/*
+ * The ranges of ratified versions are bounded on both sides (the table's
+ * latest version above), so that a generic plan estimates a few rows and
+ * takes the primary key's index for them.
+ */
 static const QueryDef queries[Q_COUNT] = {
 	[Q_LOOKUP] = {
-		"SELECT m.latest_version, m.published_version, r.version, "
-		"r.staged_path, r.content, r.content_sha256, m.registered_at, r.xmin "
+		"SELECT m.latest_version, m.published_version, m.registered_at, "
+		ROW_SELECT
 		"FROM deltacc.managed_tables m "
 		"LEFT JOIN deltacc.ratified_commits r "
 		"ON r.table_path OPERATOR(pg_catalog.=) m.table_path "
 		"AND r.version OPERATOR(pg_catalog.>) GREATEST(m.published_version, $2) "
+		"AND r.version OPERATOR(pg_catalog.<=) m.latest_version "
 		"WHERE m.table_path OPERATOR(pg_catalog.=) $1 ORDER BY r.version",
 	2, {TEXTOID, INT8OID}},
 	[Q_TABLE] = {
-		"SELECT table_id, latest_version, published_version "
+		"SELECT table_id, latest_version, published_version, registered_at "
 		"FROM deltacc.managed_tables "
 		"WHERE table_path OPERATOR(pg_catalog.=) $1",
 	1, {TEXTOID}, true},
 	[Q_TABLE_LOCK] = {
-		"SELECT table_id, latest_version, published_version "
+		"SELECT table_id, latest_version, published_version, registered_at "
 		"FROM deltacc.managed_tables "
 		"WHERE table_path OPERATOR(pg_catalog.=) $1 FOR UPDATE",
 	1, {TEXTOID}},
@@ -110,39 +124,47 @@ static const QueryDef queries[Q_COUNT] = {
 		"(table_path, table_id, latest_version, published_version, registered_at) "
 		"VALUES ($1, $2, $3, $3, $4) ON CONFLICT (table_path) DO NOTHING",
 	4, {TEXTOID, TEXTOID, INT8OID, TIMESTAMPTZOID}},
-	[Q_TXN] = {
-		"SELECT version FROM deltacc.ratified_commits "
-		"WHERE table_path OPERATOR(pg_catalog.=) $1 "
-		"AND txn_id OPERATOR(pg_catalog.=) $2",
-	2, {TEXTOID, TEXTOID}},
+	/* the version of txn $4, and the rows of versions $2 < v <= $3 */
+	[Q_COMMIT_ROWS] = {
+		"SELECT t.done, " ROW_SELECT
+		"FROM (SELECT (SELECT x.version FROM deltacc.ratified_commits x "
+		"WHERE x.table_path OPERATOR(pg_catalog.=) $1 "
+		"AND x.txn_id OPERATOR(pg_catalog.=) $4) AS done) t "
+		"LEFT JOIN deltacc.ratified_commits r "
+		"ON r.table_path OPERATOR(pg_catalog.=) $1 "
+		"AND r.version OPERATOR(pg_catalog.>) $2 "
+		"AND r.version OPERATOR(pg_catalog.<=) $3 "
+		"ORDER BY r.version",
+	4, {TEXTOID, INT8OID, INT8OID, TEXTOID}},
 	[Q_ICT] = {
 		"SELECT in_commit_timestamp FROM deltacc.ratified_commits "
 		"WHERE table_path OPERATOR(pg_catalog.=) $1 "
 		"AND version OPERATOR(pg_catalog.=) $2",
 	2, {TEXTOID, INT8OID}},
+	/* the ratified row, and the table's latest version: one statement */
 	[Q_INSERT] = {
-		"INSERT INTO deltacc.ratified_commits "
+		"WITH ins AS (INSERT INTO deltacc.ratified_commits "
 		"(table_path, version, txn_id, in_commit_timestamp, staged_path, "
 		"content, content_sha256, ratified_at) "
-		"VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-	8, {TEXTOID, INT8OID, TEXTOID, TIMESTAMPTZOID, TEXTOID, BYTEAOID,
-		BYTEAOID, TIMESTAMPTZOID}},
-	[Q_ADVANCE] = {
+		"VALUES ($1, $2, $3, $4, $5, $6, $7, $8)) "
 		"UPDATE deltacc.managed_tables "
-		"SET latest_version = $2, table_id = COALESCE($3, table_id) "
+		"SET latest_version = $2, table_id = COALESCE($9, table_id) "
 		"WHERE table_path OPERATOR(pg_catalog.=) $1",
-	3, {TEXTOID, INT8OID, TEXTOID}},
+	9, {TEXTOID, INT8OID, TEXTOID, TIMESTAMPTZOID, TEXTOID, BYTEAOID,
+		BYTEAOID, TIMESTAMPTZOID, TEXTOID}},
 	[Q_LIST] = {
 		LIST_SELECT LIST_WHERE,
 	3, {TEXTOID, INT8OID, INT8OID}, true},
 	[Q_LIST_UNPUBLISHED] = {
-		LIST_SELECT "AND r.published_at IS NULL " LIST_WHERE,
+		LIST_SELECT "AND r.version OPERATOR(pg_catalog.>) m.published_version "
+		"AND r.published_at IS NULL " LIST_WHERE,
 	3, {TEXTOID, INT8OID, INT8OID}},
 	[Q_PUBLISHED_ROWS] = {
 		"UPDATE deltacc.ratified_commits SET published_at = $3 "
 		"WHERE table_path OPERATOR(pg_catalog.=) $1 "
+		"AND version OPERATOR(pg_catalog.>) $4 "
 		"AND version OPERATOR(pg_catalog.<=) $2 AND published_at IS NULL",
-	3, {TEXTOID, INT8OID, TIMESTAMPTZOID}},
+	4, {TEXTOID, INT8OID, TIMESTAMPTZOID, INT8OID}},
 	[Q_PUBLISHED_TABLE] = {
 		"UPDATE deltacc.managed_tables "
 		"SET published_version = GREATEST(published_version, $2) "
@@ -161,6 +183,7 @@ typedef struct CatalogSession
 } CatalogSession;
 
 static DeltaCatalogState *catalog_lookup(const char *table_path);
+static void owner_invalidate(Datum arg, int cacheid, uint32 hashvalue);
 
 /*
  * catalog_init: define deltacc.max_unpublished_versions and install the
@@ -180,6 +203,8 @@ catalog_init(void)
 							0,
 							NULL, NULL, NULL);
 	delta_catalog_lookup = catalog_lookup;
+	CacheRegisterSyscacheCallback(RELOID, owner_invalidate, (Datum) 0);
+	CacheRegisterSyscacheCallback(NAMESPACEOID, owner_invalidate, (Datum) 0);
 }
 
 /*
@@ -212,6 +237,25 @@ catalog_check_role(CatalogRole role)
 }
 
 /*
+ * The owner of the catalog tables and their OIDs, looked up once and kept
+ * until a relation or schema changes anywhere (a syscache invalidation of
+ * pg_class or pg_namespace: the extension dropped or created, a table
+ * renamed or given to another owner).
+ */
+static bool owner_known = false;
+static uint64 owner_invalidations = 0;
+static Oid	owner_oid;
+static Oid	owner_managed;
+static Oid	owner_ratified;
+
+static void
+owner_invalidate(Datum arg, int cacheid, uint32 hashvalue)
+{
+	owner_known = false;
+	owner_invalidations++;
+}
+
+/*
  * catalog_owner_rels: the owner of deltacc.managed_tables, or InvalidOid
  * when the catalog tables are not there (the extension not installed in
  * this database, or installed at a version without them); *managed and
@@ -220,24 +264,39 @@ catalog_check_role(CatalogRole role)
 static Oid
 catalog_owner_rels(Oid *managed, Oid *ratified)
 {
-	Oid			nsp = get_namespace_oid("deltacc", true);
-	Oid			rel;
+	Oid			nsp;
 	HeapTuple	tup;
-	Oid			owner;
+	uint64		before = owner_invalidations;
 
-	if (!OidIsValid(nsp))
-		return InvalidOid;
-	rel = get_relname_relid("managed_tables", nsp);
-	*managed = rel;
-	*ratified = get_relname_relid("ratified_commits", nsp);
-	if (!OidIsValid(rel) || !OidIsValid(*ratified))
-		return InvalidOid;
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(rel));
-	if (!HeapTupleIsValid(tup))
-		return InvalidOid;
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
+	if (owner_known)
+	{
+		*managed = owner_managed;
+		*ratified = owner_ratified;
+		return owner_oid;
+	}
+	owner_oid = InvalidOid;
+	owner_managed = InvalidOid;
+	owner_ratified = InvalidOid;
+	nsp = get_namespace_oid("deltacc", true);
+	if (OidIsValid(nsp))
+	{
+		owner_managed = get_relname_relid("managed_tables", nsp);
+		owner_ratified = get_relname_relid("ratified_commits", nsp);
+	}
+	if (OidIsValid(owner_managed) && OidIsValid(owner_ratified))
+	{
+		tup = SearchSysCache1(RELOID, ObjectIdGetDatum(owner_managed));
+		if (HeapTupleIsValid(tup))
+		{
+			owner_oid = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+			ReleaseSysCache(tup);
+		}
+	}
+	/* kept unless an invalidation arrived while they were looked up */
+	owner_known = owner_invalidations == before;
+	*managed = owner_managed;
+	*ratified = owner_ratified;
+	return owner_oid;
 }
 
 /* catalog_owner: catalog_owner_rels without the relations. */
@@ -313,8 +372,9 @@ run(CatalogQuery q, Datum *values, const char *nulls, int expect)
 
 	if (plans[q] == NULL)
 	{
-		SPIPlanPtr	plan = SPI_prepare(queries[q].sql, queries[q].nargs,
-									   (Oid *) queries[q].types);
+		SPIPlanPtr	plan = SPI_prepare_cursor(queries[q].sql, queries[q].nargs,
+											  (Oid *) queries[q].types,
+											  CURSOR_OPT_GENERIC_PLAN);
 
 		if (plan == NULL)
 			elog(ERROR, "could not prepare catalog query: %s",
@@ -414,32 +474,41 @@ bytea_datum(const void *data, Size len)
  *
  * A ratified commit is one row per (table, version), inserted once by the
  * transaction that ratified it and never changed afterwards (publishing
- * only sets published_at; nothing deletes it).  A row that the lookup sees
- * and that the current transaction did not insert is therefore committed,
- * and is the table's commit of that version for every snapshot that sees
- * the version at all: a ratification taken back by a rollback was never
- * visible to another transaction, and the current transaction's own rows
- * (which a rollback, or a subtransaction's, may still take back) are never
- * kept.  So the committed rows are kept per table, by version, and only
- * the versions after the last one kept are read (a range query).  What is
- * kept belongs to one registration of the table (the ratified_commits
- * table's OID and the table row's registered_at): a table registered
- * again, or the extension created again, starts afresh.  The rows handed
- * to a DeltaLog point into the cache; the cache pins them until the
- * caller's memory context goes.  At most deltacc.commit_cache_size bytes
- * of content are kept, across tables.
+ * only sets published_at).  A row that the lookup sees and that the
+ * current transaction did not insert is therefore committed, and is the
+ * table's commit of that version for every snapshot that sees the version
+ * at all: a ratification taken back by a rollback was never visible to
+ * another transaction, and the current transaction's own rows (which a
+ * rollback, or a subtransaction's, may still take back) are never kept.
+ * (Its own rows come last: the table's row stays locked from its first
+ * ratification to its end, so nobody else ratifies after them.)  So the
+ * committed rows are kept per table, by version, and only the versions
+ * after the last one kept are read (a range query).  What is kept belongs
+ * to one registration of the table (the ratified_commits table's OID and
+ * the table row's registered_at): a table registered again, or the
+ * extension created again, starts afresh.
+ *
+ * The rows live in chunks of CAT_CHUNK rows that never move, so that a
+ * DeltaCatalogState points into them (one run per chunk) instead of
+ * copying them; the cache pins a table's rows until the caller's memory
+ * context goes (a pinned table may grow, never shrink).  At most
+ * deltacc.commit_cache_size bytes of content are kept, across tables.
  * ---------------------------------------------------------------------
  */
+#define CAT_CHUNK 1024
+
 typedef struct CatTable
 {
 	char	   *key;			/* canonical table path */
 	Oid			relid;			/* deltacc.ratified_commits */
 	TimestampTz registered_at;
-	MemoryContext cxt;			/* the rows' content and labels */
-	int64		first;			/* version of rows[0] */
-	int			n;
-	int			cap;
-	DeltaRatifiedCommit *rows;	/* versions first .. first + n - 1 */
+	MemoryContext cxt;			/* the chunks, the rows' content and labels */
+	int64		first;			/* version of the first kept row */
+	int64		n;				/* kept: versions first .. first + n - 1 */
+	int			head;			/* position of version 'first' in chunks[0] */
+	int			nchunks;
+	int			capchunks;
+	DeltaRatifiedCommit **chunks;
 	Size		bytes;
 	int			pins;			/* DeltaLogs using rows */
 	bool		dead;			/* out of the hash, freed once unpinned */
@@ -461,6 +530,25 @@ static HTAB *cat_hash = NULL;
 static MemoryContext cat_cxt = NULL;
 static List *cat_graveyard = NIL;
 static Size cat_bytes = 0;
+
+/* The kept row of version v (first <= v < first + n). */
+static DeltaRatifiedCommit *
+cat_row(const CatTable *t, int64 v)
+{
+	int64		idx = t->head + (v - t->first);
+
+	Assert(v >= t->first && v < t->first + t->n);
+	return &t->chunks[idx / CAT_CHUNK][idx % CAT_CHUNK];
+}
+
+/* The bytes a kept row counts against the bound. */
+static Size
+row_bytes(const DeltaRatifiedCommit *rc)
+{
+	return rc->content_len +
+		(rc->staged_path ? strlen(rc->staged_path) + 1 : 0) +
+		(rc->label ? strlen(rc->label) + 1 : 0);
+}
 
 /* Free a table's rows now (unpinned). */
 static void
@@ -570,67 +658,126 @@ cat_table(const char *table_path, bool create)
 }
 
 /*
+ * The kept rows of table_path for the registration (ratified, registered_at):
+ * those of another registration are dropped first; NULL when nothing is
+ * kept (the cache disabled, or a path too long).
+ */
+static CatTable *
+cat_table_for(const char *table_path, Oid ratified, TimestampTz registered_at)
+{
+	CatTable   *t = cat_table(table_path, true);
+
+	if (t != NULL && t->relid != InvalidOid &&
+		(t->relid != ratified || t->registered_at != registered_at))
+	{
+		cat_drop(t);
+		t = cat_table(table_path, true);
+	}
+	if (t != NULL && t->relid == InvalidOid)
+	{
+		t->relid = ratified;
+		t->registered_at = registered_at;
+	}
+	return t;
+}
+
+/*
  * Forget t's rows of versions up to 'through' (published: read from the
  * log from now on); only while nobody pins them.
  */
 static void
 cat_trim(CatTable *t, int64 through)
 {
-	int			k;
-	int			i;
+	int64		k;
+	int64		i;
 
-	if (t->pins > 0 || t->n == 0 || through < t->first)
+	if (t->pins > 0)
 		return;
-	k = (int) Min(through - t->first + 1, (int64) t->n);
+	if (t->n == 0 || through < t->first)
+	{
+		if (t->n == 0)
+			t->first = Max(t->first, through + 1);
+		return;
+	}
+	k = Min(through - t->first + 1, t->n);
 	for (i = 0; i < k; i++)
 	{
-		DeltaRatifiedCommit *rc = &t->rows[i];
-		Size		b = rc->content_len +
-			(rc->staged_path ? strlen(rc->staged_path) + 1 : 0);
+		DeltaRatifiedCommit *rc = cat_row(t, t->first + i);
+		Size		b = row_bytes(rc);
 
 		if (rc->content != NULL)
 			pfree(unconstify(char *, rc->content));
 		if (rc->staged_path != NULL)
 			pfree(unconstify(char *, rc->staged_path));
+		if (rc->label != NULL)
+			pfree(unconstify(char *, rc->label));
 		t->bytes -= b;
 		cat_bytes -= b;
 	}
-	memmove(t->rows, t->rows + k, sizeof(DeltaRatifiedCommit) * (t->n - k));
-	t->n -= k;
 	t->first += k;
+	t->n -= k;
+	t->head += (int) (k % CAT_CHUNK);
+	k /= CAT_CHUNK;				/* whole chunks passed, then the rest */
+	if (t->head >= CAT_CHUNK)
+	{
+		t->head -= CAT_CHUNK;
+		k++;
+	}
+	for (i = 0; i < k && i < t->nchunks; i++)
+		pfree(t->chunks[i]);
+	if (k > 0)
+	{
+		memmove(t->chunks, t->chunks + k,
+				sizeof(DeltaRatifiedCommit *) * (t->nchunks - k));
+		t->nchunks -= (int) k;
+	}
 	if (t->n == 0)
+	{
+		for (i = 0; i < t->nchunks; i++)
+			pfree(t->chunks[i]);
+		t->nchunks = 0;
+		t->head = 0;
 		t->first = through + 1;
+	}
 }
 
 /*
  * Keep row rc (version t->first + t->n, committed) when it fits under the
- * bound; returns whether it was kept.  Its staged path and inline content
- * are copied into t's context.
+ * bound; returns whether it was kept.  Its staged path, inline content and
+ * label are copied into t's context.
  */
 static bool
 cat_append(CatTable *t, const DeltaRatifiedCommit *rc)
 {
-	Size		b = rc->content_len +
-		(rc->staged_path ? strlen(rc->staged_path) + 1 : 0);
+	Size		b = row_bytes(rc);
 	Size		limit = (Size) deltacc_commit_cache_size * 1024;
+	int64		idx = t->head + t->n;
 	DeltaRatifiedCommit *kept;
 
 	if (cat_bytes + b + sizeof(DeltaRatifiedCommit) > limit)
 		return false;
-	if (t->n == t->cap)
+	if (idx / CAT_CHUNK >= t->nchunks)
 	{
-		int			cap = t->cap == 0 ? 64 : t->cap * 2;
+		if (t->nchunks == t->capchunks)
+		{
+			int			cap = t->capchunks == 0 ? 8 : t->capchunks * 2;
 
-		t->rows = t->rows == NULL ?
-			MemoryContextAllocHuge(t->cxt, sizeof(DeltaRatifiedCommit) * cap) :
-			repalloc_huge(t->rows, sizeof(DeltaRatifiedCommit) * cap);
-		t->cap = cap;
+			t->chunks = t->chunks == NULL ?
+				MemoryContextAlloc(t->cxt, sizeof(DeltaRatifiedCommit *) * cap) :
+				repalloc(t->chunks, sizeof(DeltaRatifiedCommit *) * cap);
+			t->capchunks = cap;
+		}
+		t->chunks[t->nchunks++] =
+			MemoryContextAlloc(t->cxt, sizeof(DeltaRatifiedCommit) * CAT_CHUNK);
 	}
-	kept = &t->rows[t->n];
+	if (t->n == 0)
+		t->first = rc->version;
+	t->n++;
+	kept = cat_row(t, rc->version);
 	*kept = *rc;
-	kept->label = NULL;
 	kept->staged_path = rc->staged_path ?
 		MemoryContextStrdup(t->cxt, rc->staged_path) : NULL;
+	kept->label = rc->label ? MemoryContextStrdup(t->cxt, rc->label) : NULL;
 	if (rc->staged_path == NULL && rc->content != NULL)
 	{
 		char	   *c = MemoryContextAllocHuge(t->cxt, rc->content_len + 1);
@@ -641,7 +788,6 @@ cat_append(CatTable *t, const DeltaRatifiedCommit *rc)
 	}
 	else
 		kept->content = NULL;	/* a staged file: read by the log */
-	t->n++;
 	t->bytes += b;
 	cat_bytes += b;
 	return true;
@@ -664,6 +810,149 @@ catalog_empty(Oid managed)
 }
 
 /*
+ * The state of a table whose row says 'latest', 'published', registered
+ * as (ratified, registered_at), in s->outer: versions published + 1 ..
+ * min(through, latest) from t's kept rows (t NULL or through < 0: none),
+ * the rest from the rows of the range query just run (SPI_tuptable, nrows
+ * rows, ROW_SELECT's columns from col on), which are kept in t where they
+ * follow its rows and were committed.  ERROR data_corrupted when the rows
+ * do not follow each other.
+ */
+static DeltaCatalogState *
+state_new(CatalogSession *s, const char *table_path, CatTable *t,
+		  int64 through, int64 latest, int64 published, Oid ratified,
+		  TimestampTz registered_at, int col, uint64 nrows)
+{
+	DeltaCatalogState *cat;
+	DeltaRatifiedRun *runs;
+	DeltaRatifiedCommit *rows = NULL;
+	int64		kept_from = published + 1;
+	int64		kept_to = -1;
+	int64		next;
+	int			nruns = 0;
+	int			maxruns;
+	bool		appending;
+	bool		committed = true;
+	uint64		i;
+
+	cat = MemoryContextAllocZero(s->outer, sizeof(DeltaCatalogState));
+	cat->latest_version = latest;
+	cat->published_version = published;
+	cat->n_commits = (int) (latest - published);
+	cat->committed_through = published;
+	cat->catalog_relid = ratified;
+	cat->registered_at = registered_at;
+	if (t != NULL && t->n > 0 && through >= 0)
+	{
+		kept_from = Max(kept_from, t->first);
+		kept_to = Min(Min(through, latest), t->first + t->n - 1);
+	}
+	if (kept_from > published + 1)
+		kept_to = -1;			/* (the kept rows must start the state) */
+	maxruns = 1 + (kept_to >= kept_from ?
+				   (int) ((kept_to - kept_from) / CAT_CHUNK) + 2 : 0);
+	runs = MemoryContextAlloc(s->outer, sizeof(DeltaRatifiedRun) * maxruns);
+	next = published + 1;
+	if (kept_to >= kept_from)
+	{
+		CatPin	   *pin = MemoryContextAllocZero(s->outer, sizeof(CatPin));
+
+		/* one run per chunk the kept versions span */
+		while (next <= kept_to)
+		{
+			int64		idx = t->head + (next - t->first);
+			int64		n = Min(kept_to - next + 1,
+								CAT_CHUNK - idx % CAT_CHUNK);
+
+			runs[nruns].first = next;
+			runs[nruns].n = (int) n;
+			runs[nruns].rows = cat_row(t, next);
+			nruns++;
+			next += n;
+		}
+		cat->committed_through = kept_to;
+		pin->t = t;
+		pin->cb.func = cat_unpin;
+		pin->cb.arg = pin;
+		t->pins++;
+		MemoryContextRegisterResetCallback(s->outer, &pin->cb);
+	}
+	if (nrows > 0)
+		rows = MemoryContextAllocZero(s->outer,
+									  sizeof(DeltaRatifiedCommit) * nrows);
+	/* (appending moves no kept row: a pinned table may grow) */
+	appending = t != NULL && t->first + t->n == next;
+	for (i = 0; i < nrows; i++)
+	{
+		DeltaRatifiedCommit *rc = &rows[i];
+		TransactionId xmin;
+		bool		mine;
+
+		CHECK_FOR_INTERRUPTS();
+		rc->version = DatumGetInt64(col_datum(i, col));
+		if (rc->version != next + (int64) i)
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
+						   table_path, next + (int64) i));
+		rc->staged_path = col_text(i, col + 1, s->outer);
+		rc->content = col_bytea(i, col + 2, s->outer, &rc->content_len);
+		col_sha256(i, col + 3, rc->sha256);
+		if (rc->staged_path == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(s->outer);
+
+			if (rc->content == NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("ratified commit " INT64_FORMAT " of Delta table \"%s\" has neither content nor a staged path",
+							   rc->version, table_path));
+			rc->label = psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
+								 rc->version, table_path);
+			MemoryContextSwitchTo(old);
+		}
+		xmin = DatumGetTransactionId(col_datum(i, col + 4));
+		mine = TransactionIdIsCurrentTransactionId(xmin);
+		/* committed rows only, in order (see above) */
+		committed = committed && !mine;
+		if (committed)
+			cat->committed_through = rc->version;
+		if (appending && committed && t->first + t->n == rc->version)
+			appending = cat_append(t, rc);
+		else
+			appending = false;
+	}
+	if (nrows > 0)
+	{
+		runs[nruns].first = next;
+		runs[nruns].n = (int) nrows;
+		runs[nruns].rows = rows;
+		nruns++;
+	}
+	cat->n_runs = nruns;
+	cat->runs = runs;
+	return cat;
+}
+
+/*
+ * lookup_query: Q_LOOKUP for the table args[0] after version 'through';
+ * false when the table has no row, else its row's values.
+ */
+static bool
+lookup_query(Datum *args, int64 through, int64 *latest, int64 *published,
+			 TimestampTz *registered_at)
+{
+	args[1] = Int64GetDatum(through);
+	run(Q_LOOKUP, args, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return false;
+	*latest = DatumGetInt64(col_datum(0, 1));
+	*published = DatumGetInt64(col_datum(0, 2));
+	*registered_at = DatumGetTimestampTz(col_datum(0, 3));
+	return true;
+}
+
+/*
  * catalog_lookup: the log layer's delta_catalog_lookup (see log_reader.h):
  * the table's row and its unpublished ratified commits, the committed
  * ones kept from earlier lookups (see above) and the rest from one range
@@ -683,12 +972,8 @@ catalog_lookup(const char *table_path)
 	int64		latest;
 	int64		published;
 	TimestampTz registered_at;
-	uint64		i;
 	uint64		n;
-	int64		from_kept;
-	int64		k;
-	int			pos;
-	bool		appending;
+	bool		use_kept;
 
 	owner = catalog_owner_rels(&managed, &ratified);
 	if (!OidIsValid(owner) || catalog_empty(managed))
@@ -700,123 +985,105 @@ catalog_lookup(const char *table_path)
 	/* what is kept reaches 'through' */
 	through = t != NULL && t->n > 0 && t->relid == ratified ?
 		t->first + t->n - 1 : -1;
-	args[1] = Int64GetDatum(through);
-	run(Q_LOOKUP, args, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
+	if (!lookup_query(args, through, &latest, &published, &registered_at))
 	{
 		session_end(&s);
 		return NULL;
 	}
-	latest = DatumGetInt64(col_datum(0, 1));
-	published = DatumGetInt64(col_datum(0, 2));
-	registered_at = DatumGetTimestampTz(col_datum(0, 7));
-	if (t != NULL && (t->relid != ratified || t->registered_at != registered_at ||
-					  (through >= 0 && t->first > published + 1 &&
-					   through > published)))
-	{
-		/*
-		 * Another registration, or kept rows that do not reach back to the
-		 * oldest unpublished version (a snapshot older than what was
-		 * trimmed): read them all, and keep them afresh when this is a
-		 * new registration.
-		 */
-		bool		fresh = t->relid != ratified || t->registered_at != registered_at;
 
-		if (fresh)
-		{
-			cat_drop(t);
-			t = cat_table(table_path, true);
-			t->relid = ratified;
-			t->registered_at = registered_at;
-		}
-		else
-			t = NULL;			/* not used for this lookup */
-		if (through >= 0)
-		{
-			through = -1;
-			args[1] = Int64GetDatum(through);
-			run(Q_LOOKUP, args, NULL, SPI_OK_SELECT);
-			if (SPI_processed == 0)
-			{
-				session_end(&s);
-				return NULL;
-			}
-			latest = DatumGetInt64(col_datum(0, 1));
-			published = DatumGetInt64(col_datum(0, 2));
-		}
-	}
-	else if (t != NULL && t->relid == InvalidOid)
+	/*
+	 * The kept rows serve this state when they are of its registration and
+	 * reach back to its first unpublished version (not so for a snapshot
+	 * older than what was trimmed); else the query skipped rows they do not
+	 * serve, and is run again for all of them.
+	 */
+	use_kept = through >= 0 && t->registered_at == registered_at &&
+		t->first <= published + 1;
+	if (through >= 0 && !use_kept)
 	{
-		t->relid = ratified;
-		t->registered_at = registered_at;
+		through = -1;
+		if (!lookup_query(args, through, &latest, &published, &registered_at))
+		{
+			session_end(&s);
+			return NULL;
+		}
 	}
+	/* (rows of another registration dropped) */
+	t = cat_table_for(table_path, ratified, registered_at);
 	if (t != NULL)
 		cat_trim(t, published);
-	if (t != NULL && t->n == 0)
-		t->first = published + 1;
+	n = col_null(0, ROW_COL_LOOKUP) ? 0 : SPI_processed;
+	cat = state_new(&s, table_path, t, through, latest, published, ratified,
+					registered_at, ROW_COL_LOOKUP, n);
+	session_end(&s);
+	return cat;
+}
 
-	cat = MemoryContextAllocZero(s.outer, sizeof(DeltaCatalogState));
-	cat->latest_version = latest;
-	cat->published_version = published;
-	n = col_null(0, 3) ? 0 : SPI_processed;
-	/* the kept rows serve published + 1 .. min(through, latest) */
-	from_kept = t != NULL && t->n > 0 && through >= 0 ?
-		Min(through, latest) - Max(published + 1, t->first) + 1 : 0;
-	if (from_kept < 0)
-		from_kept = 0;
-	cat->n_commits = (int) (from_kept + n);
-	cat->commits = MemoryContextAllocZero(s.outer,
-										  sizeof(DeltaRatifiedCommit) *
-										  Max(cat->n_commits, 1));
-	pos = 0;
-	if (from_kept > 0)
+/*
+ * catalog_commit_state: see store.h.
+ */
+DeltaCatalogState *
+catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
+{
+	CatalogSession s;
+	DeltaCatalogState *cat;
+	Datum		args[4];
+	Oid			managed;
+	Oid			ratified;
+	Oid			owner;
+	CatTable   *t;
+	int64		through;
+	uint64		n;
+
+	owner = catalog_owner_rels(&managed, &ratified);
+	if (!OidIsValid(owner))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("the deltacc catalog tables are not installed in this database"),
+				errhint("Update the extension with ALTER EXTENSION deltacc UPDATE."));
+	cat_reap();
+	session_enter(&s, owner);
+	t = cat_table_for(mt->table_path, ratified, mt->registered_at);
+	if (t != NULL)
+		cat_trim(t, mt->published_version);
+	through = t != NULL && t->n > 0 ? t->first + t->n - 1 : -1;
+	if (t != NULL && through >= 0 && t->first > mt->published_version + 1)
 	{
-		CatPin	   *pin = MemoryContextAllocZero(s.outer, sizeof(CatPin));
-
-		for (k = 0; k < from_kept; k++)
-			cat->commits[pos++] = t->rows[published + 1 - t->first + k];
-		pin->t = t;
-		pin->cb.func = cat_unpin;
-		pin->cb.arg = pin;
-		t->pins++;
-		MemoryContextRegisterResetCallback(s.outer, &pin->cb);
+		t = NULL;				/* (pinned rows after the published version) */
+		through = -1;
 	}
-	/* (appending moves no kept content: a pinned table may grow) */
-	appending = t != NULL;
-	for (i = 0; i < n; i++)
-	{
-		DeltaRatifiedCommit *rc = &cat->commits[pos++];
-		TransactionId xmin;
-
-		CHECK_FOR_INTERRUPTS();
-		rc->version = DatumGetInt64(col_datum(i, 3));
-		rc->staged_path = col_text(i, 4, s.outer);
-		rc->content = col_bytea(i, 5, s.outer, &rc->content_len);
-		col_sha256(i, 6, rc->sha256);
-		xmin = DatumGetTransactionId(col_datum(i, 8));
-		/* committed rows only, in order (see above) */
-		if (appending && t->first + t->n == rc->version &&
-			!TransactionIdIsCurrentTransactionId(xmin))
-			appending = cat_append(t, rc);
-		else
-			appending = false;
-	}
+	args[0] = CStringGetTextDatum(mt->table_path);
+	args[1] = Int64GetDatum(Max(through, mt->published_version));
+	args[2] = Int64GetDatum(mt->latest_version);
+	args[3] = CStringGetTextDatum(txn_id);
+	run(Q_COMMIT_ROWS, args, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		elog(ERROR, "catalog query of Delta table \"%s\" returned no row",
+			 mt->table_path);
+	*done = col_null(0, 1) ? -1 : DatumGetInt64(col_datum(0, 1));
+	n = col_null(0, ROW_COL_COMMIT) ? 0 : SPI_processed;
+	cat = state_new(&s, mt->table_path, t, through, mt->latest_version,
+					mt->published_version, ratified, mt->registered_at,
+					ROW_COL_COMMIT, n);
 	session_end(&s);
 	return cat;
 }
 
 /*
  * table_from_row: row 'row' of a result whose first three columns are
- * table_id, latest_version, published_version.
+ * table_id, latest_version, published_version (and, with_registered,
+ * registered_at fourth).
  */
 static void
 table_from_row(uint64 row, const char *table_path, MemoryContext cxt,
-			   ManagedTable *out)
+			   bool with_registered, ManagedTable *out)
 {
 	out->table_path = MemoryContextStrdup(cxt, table_path);
 	out->table_id = col_text(row, 1, cxt);
 	out->latest_version = DatumGetInt64(col_datum(row, 2));
 	out->published_version = DatumGetInt64(col_datum(row, 3));
+	out->registered_at = with_registered ?
+		DatumGetTimestampTz(col_datum(row, 4)) : 0;
 }
 
 /*
@@ -834,7 +1101,7 @@ catalog_get_table(const char *table_path, bool for_update, ManagedTable *out)
 	run(for_update ? Q_TABLE_LOCK : Q_TABLE, args, NULL, SPI_OK_SELECT);
 	found = SPI_processed > 0;
 	if (found)
-		table_from_row(0, table_path, s.outer, out);
+		table_from_row(0, table_path, s.outer, true, out);
 	session_end(&s);
 	return found;
 }
@@ -879,26 +1146,6 @@ catalog_insert_table(const char *table_path, const char *table_id,
 }
 
 /*
- * catalog_version_of_txn: see store.h.
- */
-int64
-catalog_version_of_txn(const char *table_path, const char *txn_id)
-{
-	CatalogSession s;
-	Datum		args[2];
-	int64		v = -1;
-
-	session_begin(&s, true);
-	args[0] = CStringGetTextDatum(table_path);
-	args[1] = CStringGetTextDatum(txn_id);
-	run(Q_TXN, args, NULL, SPI_OK_SELECT);
-	if (SPI_processed > 0)
-		v = DatumGetInt64(col_datum(0, 1));
-	session_end(&s);
-	return v;
-}
-
-/*
  * catalog_ict_of: see store.h.
  */
 bool
@@ -932,8 +1179,8 @@ catalog_insert_ratified(const char *table_path, int64 version,
 						TimestampTz ratified_at, const char *table_id)
 {
 	CatalogSession s;
-	Datum		args[8];
-	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	Datum		args[9];
+	char		nulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 	Assert((staged_path == NULL) != (content == NULL));
 	session_begin(&s, true);
@@ -956,14 +1203,12 @@ catalog_insert_ratified(const char *table_path, int64 version,
 	}
 	args[6] = bytea_datum(sha256, PG_SHA256_DIGEST_LENGTH);
 	args[7] = TimestampTzGetDatum(ratified_at);
-	run(Q_INSERT, args, nulls, SPI_OK_INSERT);
-
-	args[1] = Int64GetDatum(version);
 	if (table_id != NULL)
-		args[2] = CStringGetTextDatum(table_id);
+		args[8] = CStringGetTextDatum(table_id);
 	else
-		nulls[2] = 'n';
-	run(Q_ADVANCE, args, nulls, SPI_OK_UPDATE);
+		nulls[8] = 'n';
+	/* the row, and the table's latest version (one statement) */
+	run(Q_INSERT, args, nulls, SPI_OK_UPDATE);
 	if (SPI_processed != 1)
 		elog(ERROR, "catalog row of Delta table \"%s\" vanished", table_path);
 	session_end(&s);
@@ -994,7 +1239,7 @@ catalog_list_ratified(const char *table_path, int64 from, int64 to,
 		session_end(&s);
 		return false;
 	}
-	table_from_row(0, table_path, s.outer, table);
+	table_from_row(0, table_path, s.outer, false, table);
 	n = col_null(0, 4) ? 0 : SPI_processed;
 	out = MemoryContextAllocZero(s.outer, sizeof(RatifiedRow) * Max(n, 1));
 	for (i = 0; i < n; i++)
@@ -1023,16 +1268,17 @@ catalog_list_ratified(const char *table_path, int64 from, int64 to,
  * catalog_record_published: see store.h.
  */
 void
-catalog_record_published(const char *table_path, int64 through_version,
-						 TimestampTz at)
+catalog_record_published(const char *table_path, int64 from_version,
+						 int64 through_version, TimestampTz at)
 {
 	CatalogSession s;
-	Datum		args[3];
+	Datum		args[4];
 
 	session_begin(&s, true);
 	args[0] = CStringGetTextDatum(table_path);
 	args[1] = Int64GetDatum(through_version);
 	args[2] = TimestampTzGetDatum(at);
+	args[3] = Int64GetDatum(from_version - 1);
 	run(Q_PUBLISHED_ROWS, args, NULL, SPI_OK_UPDATE);
 	run(Q_PUBLISHED_TABLE, args, NULL, SPI_OK_UPDATE);
 	session_end(&s);

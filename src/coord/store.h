@@ -48,6 +48,7 @@ typedef struct ManagedTable
 	char	   *table_id;		/* NULL while the log is empty */
 	int64		latest_version;
 	int64		published_version;
+	TimestampTz registered_at;	/* (catalog_get_table only) */
 } ManagedTable;
 
 /* One row of deltacc.ratified_commits, as publish and the listing read it. */
@@ -94,8 +95,17 @@ extern void catalog_not_registered(const char *table_path) pg_attribute_noreturn
 extern bool catalog_insert_table(const char *table_path, const char *table_id,
 								 int64 latest_version);
 
-/* The version ratified with txn_id, or -1 when there is none. */
-extern int64 catalog_version_of_txn(const char *table_path, const char *txn_id);
+/*
+ * The catalog's state of the table whose row mt is (read under its lock by
+ * catalog_get_table(for_update), so that it stays as it is), for
+ * DeltaLogOpenWithCatalog, palloc'd in CurrentMemoryContext (its rows may
+ * be kept ones, pinned for as long as that context lives); *done gets the
+ * version ratified with txn_id, or -1 when there is none.  One query, in a
+ * fresh snapshot (it sees what the transactions waited for committed).
+ */
+extern DeltaCatalogState *catalog_commit_state(const ManagedTable *mt,
+											   const char *txn_id,
+											   int64 *done);
 
 /* The in-commit timestamp stored with 'version'; false when none. */
 extern bool catalog_ict_of(const char *table_path, int64 version,
@@ -123,8 +133,12 @@ extern bool catalog_list_ratified(const char *table_path, int64 from, int64 to,
 								  bool unpublished_only, ManagedTable *table,
 								  RatifiedRow **rows, int *nrows);
 
-/* Record versions up to through_version as published at 'at'. */
+/*
+ * Record versions from_version .. through_version (those not recorded
+ * before) as published at 'at'.
+ */
 extern void catalog_record_published(const char *table_path,
+									 int64 from_version,
 									 int64 through_version, TimestampTz at);
 
 #endif							/* DELTACC_STORE_H */

@@ -26,6 +26,7 @@
 #include "storage/fd.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
 #include "common/fileio.h"
@@ -488,6 +489,7 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 	int			i;
 	int64		covered = -1;	/* the newest version a checkpoint holds */
 	int64		missing = -1;
+	int64		next = cat->published_version + 1;
 
 	if (cat->n_commits != cat->latest_version - cat->published_version)
 		ereport(ERROR,
@@ -498,17 +500,25 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 						  " and " INT64_FORMAT ".",
 						  cat->n_commits, cat->published_version,
 						  cat->latest_version));
-	for (i = 0; i < cat->n_commits; i++)
+	/* the runs follow each other (the lookup made each run's rows so) */
+	for (i = 0; i < cat->n_runs; i++)
 	{
-		DeltaRatifiedCommit *rc = &cat->commits[i];
+		const DeltaRatifiedRun *run = &cat->runs[i];
 
-		if (rc->version != cat->published_version + 1 + i)
+		if (run->n <= 0 || run->first != next ||
+			run->rows[0].version != next ||
+			run->rows[run->n - 1].version != next + run->n - 1)
 			ereport(ERROR,
 					errcode(ERRCODE_DATA_CORRUPTED),
 					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
-						   log->table_path, cat->published_version + 1 + i));
-		rc->label = NULL;		/* made when first needed */
+						   log->table_path, next));
+		next += run->n;
 	}
+	if (next != cat->latest_version + 1)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
+					   log->table_path, next));
 
 	/*
 	 * The published versions the JSON commits must hold: those above the
@@ -546,28 +556,39 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
  * Open a Delta table (see log_reader.h).  Lists _delta_log once; the
  * listing is a snapshot of the directory at this moment.
  */
-static DeltaLog *log_open(const char *table_path, bool registering);
+static DeltaLog *log_open(const char *table_path, bool registering,
+						  bool given, DeltaCatalogState *given_cat);
 
 DeltaLog *
 DeltaLogOpen(const char *table_path)
 {
-	return log_open(table_path, false);
+	return log_open(table_path, false, false, NULL);
+}
+
+/* See log_reader.h. */
+DeltaLog *
+DeltaLogOpenWithCatalog(const char *table_path, DeltaCatalogState *cat)
+{
+	return log_open(table_path, false, true, cat);
 }
 
 /* See log_reader.h. */
 DeltaLog *
 DeltaLogOpenForCatalog(const char *table_path)
 {
-	return log_open(table_path, true);
+	return log_open(table_path, true, false, NULL);
 }
 
 /*
  * DeltaLogOpen; registering: DeltaLogOpenForCatalog (no lookup, an empty
- * log allowed, the published log taken as the catalog's).
+ * log allowed, the published log taken as the catalog's); given: the
+ * catalog's state is given_cat (no lookup).
  */
 static DeltaLog *
-log_open(const char *table_path, bool registering)
+log_open(const char *table_path, bool registering, bool given,
+		 DeltaCatalogState *given_cat)
 {
+	static uint64 open_count = 0;
 	DeltaLog   *log;
 	DIR		   *dir;
 	struct dirent *de;
@@ -588,8 +609,12 @@ log_open(const char *table_path, bool registering)
 	log->first_version = -1;
 	log->last_version = -1;
 	log->latest_version = -1;
-	cat = delta_catalog_lookup && !registering ?
-		delta_catalog_lookup(log->table_path) : NULL;
+	log->open_id = ++open_count;
+	if (given)
+		cat = given_cat;
+	else
+		cat = delta_catalog_lookup && !registering ?
+			delta_catalog_lookup(log->table_path) : NULL;
 
 	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 	{
@@ -1121,10 +1146,26 @@ DeltaLogRatified(const DeltaLog *log, int64 version)
 {
 	const DeltaCatalogState *cat = log->catalog;
 
+	int			lo = 0;
+	int			hi;
+
 	if (cat == NULL || version <= cat->published_version ||
 		version > cat->latest_version)
 		return NULL;
-	return &cat->commits[version - cat->published_version - 1];
+	/* the runs are contiguous (catalog_versions checked) */
+	hi = cat->n_runs - 1;
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo + 1) / 2;
+
+		if (cat->runs[mid].first <= version)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	Assert(version >= cat->runs[lo].first &&
+		   version < cat->runs[lo].first + cat->runs[lo].n);
+	return &cat->runs[lo].rows[version - cat->runs[lo].first];
 }
 
 /* See log_reader.h. */
@@ -1147,36 +1188,71 @@ DeltaSha256(const char *data, Size len, uint8 *out)
 	pg_cryptohash_free(ctx);
 }
 
+/* A staged commit read by a DeltaLog (DeltaLogRatifiedBytes), by version. */
+typedef struct DeltaStagedRead
+{
+	int64		version;		/* hash key */
+	const char *bytes;
+	Size		len;
+} DeltaStagedRead;
+
 /*
  * See log_reader.h.  A staged file is read into the DeltaLog's own memory
  * context, so that its bytes live as long as the log (the lazy snapshot
- * reads its lines again from them).
+ * reads its lines again from them); the rows themselves are the lookup's.
  */
 const char *
 DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 					  const char **label, bool *is_file)
 {
-	DeltaRatifiedCommit *rc;
+	const DeltaRatifiedCommit *rc = DeltaLogRatified(log, version);
+	MemoryContext cxt = GetMemoryChunkContext(log);
+	DeltaStagedRead *sr;
+	bool		found;
 
-	rc = unconstify(DeltaRatifiedCommit *, DeltaLogRatified(log, version));
 	Assert(rc != NULL);
 	*is_file = rc->staged_path != NULL;
-	if (rc->staged_path == NULL && rc->label == NULL)
-		rc->label = MemoryContextStrdup(GetMemoryChunkContext(log),
-										psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
-												 rc->version, log->table_path));
-	*label = rc->staged_path ? rc->staged_path : rc->label;
-	if (rc->content == NULL)
+	if (rc->staged_path == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(log));
+		Assert(rc->label != NULL && rc->content != NULL);
+		*label = rc->label;
+		*len = rc->content_len;
+		return rc->content;
+	}
+	*label = rc->staged_path;
+	if (log->staged == NULL)
+	{
+		HASHCTL		ctl;
 
-		rc->content = DeltaReadStagedCommit(log->table_path, rc->staged_path,
-											version, rc->sha256,
-											&rc->content_len);
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(int64);
+		ctl.entrysize = sizeof(DeltaStagedRead);
+		ctl.hcxt = cxt;
+		log->staged = hash_create("deltacc staged commits read", 16, &ctl,
+								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	sr = hash_search(log->staged, &version, HASH_ENTER, &found);
+	if (!found)
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		sr->bytes = NULL;
+		PG_TRY();
+		{
+			sr->bytes = DeltaReadStagedCommit(log->table_path,
+											  rc->staged_path, version,
+											  rc->sha256, &sr->len);
+		}
+		PG_CATCH();
+		{
+			(void) hash_search(log->staged, &version, HASH_REMOVE, NULL);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
 		MemoryContextSwitchTo(old);
 	}
-	*len = rc->content_len;
-	return rc->content;
+	*len = sr->len;
+	return sr->bytes;
 }
 
 /* See log_reader.h. */

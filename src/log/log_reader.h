@@ -21,6 +21,7 @@
 #define DELTACC_LOG_READER_H
 
 #include "common/sha2.h"
+#include "datatype/timestamp.h"
 #include "storage/fd.h"
 
 #include "common/delta_actions.h"
@@ -74,39 +75,60 @@ typedef struct DeltaLastCheckpoint
  * One ratified commit: its content inline, or the name of its staged file
  * (relative to the table root, "_delta_log/_staged_commits/<v>.<uuid>.json"),
  * with the SHA-256 of the bytes ratified either way.  A staged file is read
- * when the version is first read, and must still hold those bytes.
+ * when the version is first read, and must still hold those bytes.  The
+ * rows belong to the lookup (kept across opens, read-only to the log).
  */
 typedef struct DeltaRatifiedCommit
 {
 	int64		version;
-	const char *content;		/* the bytes (inline; for a staged commit
-								 * NULL until read) */
+	const char *content;		/* an inline commit's bytes; NULL for a
+								 * staged commit (DeltaLogRatifiedBytes
+								 * reads it) */
 	Size		content_len;
 	const char *staged_path;	/* NULL for an inline commit */
 	uint8		sha256[PG_SHA256_DIGEST_LENGTH];
 	const char *label;			/* an inline commit's name in error contexts,
-								 * 'ratified commit <v> of Delta table "<p>"'
-								 * (made by DeltaLogRatifiedBytes) */
+								 * 'ratified commit <v> of Delta table "<p>"' */
 } DeltaRatifiedCommit;
+
+/* Consecutive ratified commits: rows[i] is version first + i. */
+typedef struct DeltaRatifiedRun
+{
+	int64		first;
+	int			n;
+	const DeltaRatifiedCommit *rows;
+} DeltaRatifiedRun;
 
 /*
  * What the catalog says about a registered table, from one snapshot of its
- * state: commits[i] is version published_version + 1 + i, the last one
- * latest_version (n_commits = latest_version - published_version).
+ * state: the unpublished versions published_version + 1 .. latest_version
+ * (n_commits of them) in runs, in order and without a gap.
+ *
+ * For caches above the log layer: the rows of versions published_version
+ * + 1 .. committed_through were committed (by transactions other than the
+ * current one), and a committed row of one registration (catalog_relid,
+ * registered_at: the catalog table's OID and the table's registration
+ * time) is the same row in every state the lookup gives: the same bytes at
+ * the same version.  Versions after committed_through are the current
+ * transaction's own (a rollback may take them back).
  */
 typedef struct DeltaCatalogState
 {
 	int64		latest_version; /* latest ratified, -1 when none */
 	int64		published_version;	/* latest recorded as published, -1 */
 	int			n_commits;
-	DeltaRatifiedCommit *commits;
+	int			n_runs;
+	const DeltaRatifiedRun *runs;
+	int64		committed_through;
+	Oid			catalog_relid;
+	TimestampTz registered_at;
 } DeltaCatalogState;
 
 /*
  * The lookup a higher layer installs: the state of the table whose
  * canonical root is table_path (palloc'd in CurrentMemoryContext; the
- * commits' content may be the lookup's own, read-only, kept for as long as
- * that context lives), or NULL when it is not registered (or no catalog is
+ * rows may be the lookup's own, read-only, kept for as long as that
+ * context lives), or NULL when it is not registered (or no catalog is
  * installed in this database).  It runs after the read privilege check.
  */
 typedef DeltaCatalogState *(*DeltaCatalogLookup) (const char *table_path);
@@ -129,6 +151,9 @@ typedef struct DeltaLog
 	DeltaLastCheckpoint last_checkpoint;
 	DeltaCatalogState *catalog; /* registered with the catalog: its state;
 								 * else NULL */
+	struct HTAB *staged;		/* staged commits read: their bytes, by
+								 * version (DeltaLogRatifiedBytes) */
+	uint64		open_id;		/* unique per DeltaLogOpen in the backend */
 } DeltaLog;
 
 /* GUC deltacc.max_log_file_bytes: largest log file read. */
@@ -167,6 +192,14 @@ extern void DeltaCheckReadPrivilege(void);
 extern DeltaLog *DeltaLogOpen(const char *table_path);
 
 /*
+ * DeltaLogOpen with the catalog's state given (cat, from the caller's own
+ * lookup: see delta_catalog_lookup) instead of asked for; NULL: the table
+ * is not registered.
+ */
+extern DeltaLog *DeltaLogOpenWithCatalog(const char *table_path,
+										 DeltaCatalogState *cat);
+
+/*
  * DeltaLogOpen for a table about to be registered with the catalog: the
  * lookup is not asked, an empty _delta_log is a table at version -1, and
  * the log is marked as read through the catalog (catalog set, with every
@@ -177,7 +210,7 @@ extern DeltaLog *DeltaLogOpenForCatalog(const char *table_path);
 /*
  * Decode bytes[0..len) as a newline-delimited action file named 'name'
  * (a path relative to the table root, for the error context), as
- * DeltaLogReadActionFile decodes a file.
+ * DeltaLogReadActionFile decodes a file.  No file is read: log may be NULL.
  */
 extern DeltaCommit *DeltaLogDecodeBytes(DeltaLog *log, const char *bytes,
 										Size len, const char *name,
@@ -201,10 +234,10 @@ extern const DeltaRatifiedCommit *DeltaLogRatified(const DeltaLog *log,
 /*
  * The bytes of ratified commit 'version' (DeltaLogRatified must give it):
  * inline content as stored, a staged file read whole on first use (kept
- * with the DeltaLog) and checked against the ratified SHA-256
- * (ERRCODE_DATA_CORRUPTED when it differs).  *label names it in messages:
- * the staged file's path, or the inline commit's label; *is_file says
- * which.
+ * with the DeltaLog, in its memory context) and checked against the
+ * ratified SHA-256 (ERRCODE_DATA_CORRUPTED when it differs).  *label names
+ * it in messages: the staged file's path, or the inline commit's label;
+ * *is_file says which.
  */
 extern const char *DeltaLogRatifiedBytes(DeltaLog *log, int64 version,
 										 Size *len, const char **label,

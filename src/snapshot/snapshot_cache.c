@@ -26,13 +26,62 @@
 #include "snapshot/snapshot_cache.h"
 #include "stats/stats.h"
 
-/* Where one version of an entry was read from. */
+/*
+ * Where one version was read from: a commit file (its identity), or the
+ * catalog's copy of a ratified commit (its SHA-256; committed: a row that
+ * committed, of the history's registration).  stamp: the history's clock
+ * when it was recorded.
+ */
 typedef struct SnapSource
 {
-	bool		ratified;		/* the catalog's copy, else a commit file */
+	bool		ratified;
+	bool		committed;
 	uint8		sha256[PG_SHA256_DIGEST_LENGTH];	/* ratified */
 	CommitFileIdentity id;		/* a file */
+	uint64		stamp;
 } SnapSource;
+
+/*
+ * A table's history: where versions 0 .. n - 1 were read from when the
+ * cached snapshots of the table were made, shared by all of them.  An
+ * entry made at clock value g for version v is served while src[v].stamp
+ * <= g: a version found read from elsewhere cuts the history there, and
+ * the versions recorded again later get a newer stamp (stamps only grow
+ * along the history, so src[v]'s is the newest of src[0 .. v]'s).
+ *
+ * Checking the history against a log costs a stat of each file version
+ * and nothing per ratified version: the committed rows of one
+ * registration never change (store.c, DeltaCatalogState), so the run
+ * src[rat_from .. rat_to] of committed rows of the history's registration
+ * is the same as long as the log reads those versions from the catalog
+ * and they are committed rows of the same registration there too.  Rows
+ * of the current transaction are compared by hash each time.  A version
+ * published since (now read from _delta_log/<v>.json) is accepted when the
+ * file's bytes hash to the ratified commit's SHA-256: the same bytes, the
+ * same snapshot; from then on it is a file of that identity (once it is
+ * more than a second old: see commit_cache_too_recent; until then it is
+ * hashed again on each check).  What a log was checked against is kept
+ * for that log (checked_id, checked_through): a DeltaLog is one view of
+ * the table.
+ */
+typedef struct SnapHistory
+{
+	char		key[MAXPGPATH]; /* canonical table path */
+	int64		n;
+	int64		cap;
+	SnapSource *src;
+	Oid			relid;			/* the registration of the committed rows */
+	TimestampTz registered_at;
+	int64		rat_from;		/* committed rows: rat_from .. rat_to */
+	int64		rat_to;			/* (empty when rat_to < rat_from) */
+	uint64		checked_id;		/* the log (open_id) checked ... */
+	int64		checked_through;	/* ... for versions 0 .. this */
+	int			nrecent;		/* versions cached lately, newest last */
+	int64		recent[8];
+} SnapHistory;
+
+#define RECENT_VERSIONS 8
+#define RECENT_TABLES 256
 
 /* *extra of an entry */
 typedef struct SnapEntry
@@ -40,94 +89,103 @@ typedef struct SnapEntry
 	DeltaSnapshot *snap;
 	DeltaFileAction *live;		/* snap->files[i] == live + i */
 	DeltaCommit *files;			/* commit-shaped view (own array) */
-	int64		nsrc;			/* versions 0 .. snap->version */
-	SnapSource *src;
+	uint64		clock;			/* the history's clock when it was made */
 	DeltaCommitStats *stats;
 } SnapEntry;
 
-/* The versions of one table cached lately (newest last). */
-#define RECENT_VERSIONS 8
-#define RECENT_TABLES 256
-
-typedef struct RecentItem
-{
-	char		key[MAXPGPATH]; /* canonical table path */
-	int			n;
-	int64		versions[RECENT_VERSIONS];
-} RecentItem;
-
-static HTAB *recent_hash = NULL;
-static MemoryContext recent_cxt = NULL;
+static HTAB *history_hash = NULL;
+static MemoryContext history_cxt = NULL;
+static uint64 history_clock = 1;
 static SnapshotCacheStats stats;
 
-/* The table's list of recent versions (created when 'create'), or NULL. */
-static RecentItem *
-recent_of(const char *table_path, bool create)
+/* The table's history (created when 'create'), or NULL. */
+static SnapHistory *
+history_of(const char *table_path, bool create)
 {
 	char		key[MAXPGPATH];
-	RecentItem *item;
+	SnapHistory *h;
 	bool		found;
 
 	if (strlen(table_path) + 1 > MAXPGPATH)
 		return NULL;
-	if (recent_hash == NULL)
+	if (history_hash == NULL)
 	{
 		HASHCTL		ctl;
 
 		if (!create)
 			return NULL;
-		if (recent_cxt == NULL)
-			recent_cxt = AllocSetContextCreate(CacheMemoryContext,
-											   "deltacc snapshot cache",
-											   ALLOCSET_SMALL_SIZES);
+		history_cxt = AllocSetContextCreate(CacheMemoryContext,
+											"deltacc snapshot cache",
+											ALLOCSET_SMALL_SIZES);
 		memset(&ctl, 0, sizeof(ctl));
 		ctl.keysize = MAXPGPATH;
-		ctl.entrysize = sizeof(RecentItem);
-		ctl.hcxt = recent_cxt;
-		recent_hash = hash_create("deltacc snapshot cache tables", 16, &ctl,
-								  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+		ctl.entrysize = sizeof(SnapHistory);
+		ctl.hcxt = history_cxt;
+		history_hash = hash_create("deltacc snapshot cache tables", 16, &ctl,
+								   HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 	}
 	strlcpy(key, table_path, MAXPGPATH);
 	if (!create)
-		return hash_search(recent_hash, key, HASH_FIND, NULL);
-	if (hash_get_num_entries(recent_hash) >= RECENT_TABLES &&
-		hash_search(recent_hash, key, HASH_FIND, NULL) == NULL)
+		return hash_search(history_hash, key, HASH_FIND, NULL);
+	if (hash_get_num_entries(history_hash) >= RECENT_TABLES &&
+		hash_search(history_hash, key, HASH_FIND, NULL) == NULL)
 	{
-		/* a hint only: forgetting it costs a rebuild */
-		hash_destroy(recent_hash);
-		recent_hash = NULL;
-		return recent_of(table_path, true);
+		/*
+		 * Too many tables: forget every history (the entries they served
+		 * are then never served again: a new history's stamps are newer
+		 * than any entry's clock).
+		 */
+		hash_destroy(history_hash);
+		history_hash = NULL;
+		MemoryContextReset(history_cxt);
+		history_clock++;
+		return history_of(table_path, true);
 	}
-	item = hash_search(recent_hash, key, HASH_ENTER, &found);
+	h = hash_search(history_hash, key, HASH_ENTER, &found);
 	if (!found)
-		item->n = 0;
-	return item;
+	{
+		h->n = 0;
+		h->cap = 0;
+		h->src = NULL;
+		h->relid = InvalidOid;
+		h->registered_at = 0;
+		h->rat_from = 0;
+		h->rat_to = -1;
+		h->checked_id = 0;
+		h->checked_through = -1;
+		h->nrecent = 0;
+	}
+	return h;
+}
+
+/* Forget version v from the recent list. */
+static void
+recent_forget(SnapHistory *h, int64 v)
+{
+	int			i;
+
+	for (i = 0; i < h->nrecent; i++)
+		if (h->recent[i] == v)
+		{
+			memmove(&h->recent[i], &h->recent[i + 1],
+					sizeof(int64) * (h->nrecent - i - 1));
+			h->nrecent--;
+			return;
+		}
 }
 
 /* Remember that the table's version v is cached. */
 static void
-recent_add(const char *table_path, int64 v)
+recent_add(SnapHistory *h, int64 v)
 {
-	RecentItem *item = recent_of(table_path, true);
-	int			i;
-
-	if (item == NULL)
-		return;
-	for (i = 0; i < item->n; i++)
-		if (item->versions[i] == v)
-		{
-			memmove(&item->versions[i], &item->versions[i + 1],
-					sizeof(int64) * (item->n - i - 1));
-			item->n--;
-			break;
-		}
-	if (item->n == RECENT_VERSIONS)
+	recent_forget(h, v);
+	if (h->nrecent == RECENT_VERSIONS)
 	{
-		memmove(&item->versions[0], &item->versions[1],
+		memmove(&h->recent[0], &h->recent[1],
 				sizeof(int64) * (RECENT_VERSIONS - 1));
-		item->n--;
+		h->nrecent--;
 	}
-	item->versions[item->n++] = v;
+	h->recent[h->nrecent++] = v;
 }
 
 /* The cache key of the table's snapshot at v (palloc'd). */
@@ -144,9 +202,18 @@ commit_path(const DeltaLog *log, int64 v)
 	return psprintf("%s/%020lld.json", log->log_dir, (long long) v);
 }
 
+/* Whether the log's catalog state is of the history's registration. */
+static bool
+same_registration(const SnapHistory *h, const DeltaCatalogState *cat)
+{
+	return cat != NULL && OidIsValid(h->relid) &&
+		cat->catalog_relid == h->relid &&
+		cat->registered_at == h->registered_at;
+}
+
 /*
  * Where the log reads version v from, now: false when it is a file that
- * cannot be stat'ed.
+ * cannot be stat'ed.  (stamp not set.)
  */
 static bool
 source_now(const DeltaLog *log, int64 v, SnapSource *out)
@@ -159,6 +226,7 @@ source_now(const DeltaLog *log, int64 v, SnapSource *out)
 	if (rc != NULL)
 	{
 		out->ratified = true;
+		out->committed = v <= log->catalog->committed_through;
 		memcpy(out->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH);
 		return true;
 	}
@@ -168,17 +236,171 @@ source_now(const DeltaLog *log, int64 v, SnapSource *out)
 	return ok;
 }
 
-/* Whether the log still reads version v from source s. */
-static bool
-source_same(const DeltaLog *log, int64 v, const SnapSource *s)
+/* End the run of committed rows before version w (w .. are hashed). */
+static void
+run_end(SnapHistory *h, int64 w)
 {
-	SnapSource	now;
+	int64		k;
 
-	if (!source_now(log, v, &now) || now.ratified != s->ratified)
+	for (k = Max(w, h->rat_from); k <= h->rat_to && k < h->n; k++)
+		h->src[k].committed = false;
+	h->rat_to = Min(h->rat_to, w - 1);
+}
+
+/* Cut the history at version w: w and later are recorded no more. */
+static void
+history_cut(SnapHistory *h, int64 w)
+{
+	if (w >= h->n)
+		return;
+	h->n = w;
+	h->rat_to = Min(h->rat_to, w - 1);
+	if (h->rat_to < h->rat_from)
+	{
+		h->rat_from = 0;
+		h->rat_to = -1;
+	}
+	h->checked_through = Min(h->checked_through, w - 1);
+	history_clock++;			/* later records are newer than any entry */
+}
+
+/*
+ * Whether file version w (the log reads _delta_log/<w>.json) holds the
+ * bytes of the ratified commit recorded at w: read and hashed.  When it
+ * has been left alone long enough for its identity to tell any later
+ * change, it is recorded as that file from now on.
+ */
+static bool
+accept_published(SnapHistory *h, const DeltaLog *log, int64 w)
+{
+	SnapSource *s = &h->src[w];
+	char	   *path = commit_path(log, w);
+	char	   *name = DeltaCommitFileName(w);
+	CommitFileIdentity before;
+	CommitFileIdentity after;
+	uint8		hash[PG_SHA256_DIGEST_LENGTH];
+	char	   *bytes;
+	Size		len;
+	bool		same;
+
+	if (!commit_cache_file_identity(path, &before))
 		return false;
-	if (s->ratified)
-		return memcmp(now.sha256, s->sha256, PG_SHA256_DIGEST_LENGTH) == 0;
-	return commit_cache_same_identity(&now.id, &s->id);
+	bytes = DeltaReadWholeFile(path, name, 0, &len);
+	DeltaSha256(bytes, len, hash);
+	pfree(bytes);
+	same = memcmp(hash, s->sha256, PG_SHA256_DIGEST_LENGTH) == 0;
+	if (same && commit_cache_file_identity(path, &after) &&
+		commit_cache_same_identity(&before, &after) &&
+		!commit_cache_too_recent(&after))
+	{
+		/* the same bytes: a file of this identity from now on */
+		if (w == h->rat_from && h->rat_from <= h->rat_to)
+			h->rat_from++;
+		else if (w >= h->rat_from && w <= h->rat_to)
+			run_end(h, w);
+		s->ratified = false;
+		s->committed = false;
+		s->id = after;
+	}
+	pfree(path);
+	pfree(name);
+	return same;
+}
+
+/*
+ * Whether the log reads versions 0 .. v (v < h->n) as the history recorded
+ * them; the first that differs cuts the history there (see SnapHistory).
+ */
+static bool
+history_check(SnapHistory *h, const DeltaLog *log, int64 v)
+{
+	const DeltaCatalogState *cat = log->catalog;
+	int64		w;
+
+	Assert(v < h->n);
+	if (h->checked_id == log->open_id && h->checked_through >= v)
+		return true;
+	w = h->checked_id == log->open_id ? h->checked_through + 1 : 0;
+	if (cat != NULL && OidIsValid(h->relid) && !same_registration(h, cat))
+	{
+		/* another registration: its rows are compared one by one */
+		run_end(h, h->rat_from);
+		h->rat_from = 0;
+		h->rat_to = -1;
+		h->relid = InvalidOid;
+	}
+	while (w <= v)
+	{
+		SnapSource *s = &h->src[w];
+		const DeltaRatifiedCommit *rc;
+
+		if ((w & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		rc = DeltaLogRatified(log, w);
+		if (rc != NULL)
+		{
+			/* the catalog's copy */
+			if (s->ratified && s->committed && w >= h->rat_from &&
+				w <= h->rat_to && w <= cat->committed_through &&
+				same_registration(h, cat))
+			{
+				/* committed rows of the registration: the same, in a run */
+				w = Min(Min(v, h->rat_to), cat->committed_through) + 1;
+				continue;
+			}
+			if (!s->ratified ||
+				memcmp(s->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH) != 0)
+			{
+				history_cut(h, w);
+				return false;
+			}
+			if (!s->committed && w <= cat->committed_through &&
+				(!OidIsValid(h->relid) || same_registration(h, cat)))
+			{
+				/* (now committed: the same bytes for good) */
+				h->relid = cat->catalog_relid;
+				h->registered_at = cat->registered_at;
+				if (h->rat_to < h->rat_from)
+					h->rat_from = h->rat_to = w;
+				else if (w == h->rat_to + 1)
+					h->rat_to = w;
+				else
+				{
+					w++;
+					continue;	/* (outside the run: checked each time) */
+				}
+				s->committed = true;
+			}
+		}
+		else if (s->ratified)
+		{
+			/* published since: the same bytes, or another commit */
+			if (!accept_published(h, log, w))
+			{
+				history_cut(h, w);
+				return false;
+			}
+		}
+		else
+		{
+			char	   *path = commit_path(log, w);
+			CommitFileIdentity now;
+			bool		same;
+
+			same = commit_cache_file_identity(path, &now) &&
+				commit_cache_same_identity(&now, &s->id);
+			pfree(path);
+			if (!same)
+			{
+				history_cut(h, w);
+				return false;
+			}
+		}
+		w++;
+	}
+	h->checked_id = log->open_id;
+	h->checked_through = Max(h->checked_through, v);
+	return true;
 }
 
 /*
@@ -197,16 +419,101 @@ log_cacheable(const DeltaLog *log, int64 v)
 static bool
 entry_valid(const DeltaLog *log, const SnapEntry *e, int64 v)
 {
+	SnapHistory *h;
+
+	if (!log_cacheable(log, v) || e->snap->version != v)
+		return false;
+	h = history_of(log->table_path, false);
+	if (h == NULL || v >= h->n || h->src[v].stamp > e->clock)
+		return false;
+	return history_check(h, log, v);
+}
+
+/*
+ * The sources of versions from .. to as the log reads them now, for
+ * history_record after the snapshot was made (palloc'd; NULL when one
+ * cannot be stat'ed).
+ */
+static SnapSource *
+sources_before(const DeltaLog *log, int64 from, int64 to)
+{
+	SnapSource *src = palloc(sizeof(SnapSource) * Max(to - from + 1, 1));
 	int64		w;
 
-	if (!log_cacheable(log, v) || e->snap->version != v || e->nsrc != v + 1)
-		return false;
-	for (w = 0; w <= v; w++)
+	for (w = from; w <= to; w++)
+		if (!source_now(log, w, &src[w - from]))
+		{
+			pfree(src);
+			return NULL;
+		}
+	return src;
+}
+
+/*
+ * Record versions from .. to (from == h->n) with the sources src[0 ..]
+ * taken before they were read, when the files among them still have those
+ * identities and none changed too recently; false (nothing recorded) when
+ * not.
+ */
+static bool
+history_record(SnapHistory *h, const DeltaLog *log, int64 from, int64 to,
+			   const SnapSource *src)
+{
+	int64		w;
+
+	Assert(from == h->n);
+	for (w = from; w <= to; w++)
 	{
-		CHECK_FOR_INTERRUPTS();
-		if (!source_same(log, w, &e->src[w]))
-			return false;
+		const SnapSource *s = &src[w - from];
+
+		if (!s->ratified)
+		{
+			char	   *path = commit_path(log, w);
+			CommitFileIdentity now;
+			bool		same;
+
+			same = commit_cache_file_identity(path, &now) &&
+				commit_cache_same_identity(&now, &s->id) &&
+				!commit_cache_too_recent(&now);
+			pfree(path);
+			if (!same)
+				return false;
+		}
 	}
+	if (to >= h->cap)
+	{
+		int64		cap = Max(to + 1, Max(h->cap * 2, 64));
+
+		h->src = h->src == NULL ?
+			MemoryContextAllocHuge(history_cxt, sizeof(SnapSource) * cap) :
+			repalloc_huge(h->src, sizeof(SnapSource) * cap);
+		h->cap = cap;
+	}
+	if (log->catalog != NULL && !same_registration(h, log->catalog) &&
+		h->rat_to < h->rat_from)
+	{
+		h->relid = log->catalog->catalog_relid;
+		h->registered_at = log->catalog->registered_at;
+	}
+	for (w = from; w <= to; w++)
+	{
+		SnapSource *s = &h->src[w];
+
+		*s = src[w - from];
+		s->stamp = history_clock;
+		if (s->ratified && s->committed && same_registration(h, log->catalog) &&
+			(h->rat_to < h->rat_from || w == h->rat_to + 1))
+		{
+			if (h->rat_to < h->rat_from)
+				h->rat_from = w;
+			h->rat_to = w;
+		}
+		else
+			s->committed = false;	/* (checked by hash each time) */
+	}
+	h->n = to + 1;
+	if (h->checked_id == log->open_id && h->checked_through == from - 1)
+		h->checked_through = to;
 	return true;
 }
 
@@ -227,11 +534,11 @@ make_ref(CommitCacheRef *cref, SnapEntry *e)
 
 /*
  * Finish a snapshot made now into an entry (in its context): the
- * commit-shaped view of its files, its sources.  The snapshot's files are
- * made one array without tags.
+ * commit-shaped view of its files.  The snapshot's files are made one
+ * array without tags.
  */
 static SnapEntry *
-make_entry(DeltaSnapshot *snap, SnapSource *src, int64 nsrc)
+make_entry(DeltaSnapshot *snap)
 {
 	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
 	SnapEntry  *e = palloc0(sizeof(SnapEntry));
@@ -266,39 +573,17 @@ make_entry(DeltaSnapshot *snap, SnapSource *src, int64 nsrc)
 	e->snap = snap;
 	e->live = flat;
 	e->files = c;
-	e->nsrc = nsrc;
-	e->src = palloc(sizeof(SnapSource) * Max(nsrc, 1));
-	if (nsrc > 0)
-		memcpy(e->src, src, sizeof(SnapSource) * nsrc);
 	MemoryContextSwitchTo(old);
 	return e;
 }
 
 /*
- * Whether the file sources src[from .. to] still have the identity
- * recorded before they were read, and none changed too recently to trust
- * the identity.
+ * Cache entry e (made now) when cacheable (its versions recorded in the
+ * history), else hand it out uncached.
  */
-static bool
-sources_settled(const DeltaLog *log, const SnapSource *src, int64 from,
-				int64 to)
-{
-	int64		w;
-
-	for (w = from; w <= to; w++)
-	{
-		if (src[w].ratified)
-			continue;
-		if (!source_same(log, w, &src[w]) ||
-			commit_cache_too_recent(&src[w].id))
-			return false;
-	}
-	return true;
-}
-
-/* Cache entry e (made now) when cacheable, else hand it out uncached. */
 static SnapshotCacheRef *
-store(CommitCacheScope *scope, DeltaLog *log, SnapEntry *e, bool cacheable)
+store(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, SnapEntry *e,
+	  bool cacheable)
 {
 	CommitCacheRef *cref;
 
@@ -307,12 +592,13 @@ store(CommitCacheScope *scope, DeltaLog *log, SnapEntry *e, bool cacheable)
 		stats.uncached++;
 		return make_ref(NULL, e);
 	}
+	e->clock = history_clock;
 	cref = commit_cache_insert_keyed(scope, entry_key(log, e->snap->version),
 									 e->files, e->snap->cxt, e);
 	if (cref->entry == NULL)
 		stats.uncached++;
 	else
-		recent_add(log->table_path, e->snap->version);
+		recent_add(h, e->snap->version);
 	return make_ref(cref, e);
 }
 
@@ -340,56 +626,62 @@ lookup(CommitCacheScope *scope, DeltaLog *log, int64 v)
 }
 
 /*
+ * The history's record of versions from .. v for a snapshot at v made now
+ * (versions before 'from' checked already): checked where recorded, the
+ * rest taken now (sources_before), recorded by finish_record once the
+ * snapshot is made.  Returns the versions to record (*nsrc of them, from
+ * *rec_from), or false when the snapshot cannot be cached.
+ */
+static bool
+prepare_record(SnapHistory *h, DeltaLog *log, int64 from, int64 v,
+			   SnapSource **src, int64 *rec_from)
+{
+	*src = NULL;
+	*rec_from = Max(from, h->n);
+	if (from < h->n && !history_check(h, log, Min(v, h->n - 1)))
+		*rec_from = h->n;		/* cut: record from there */
+	if (*rec_from > v)
+		return true;
+	*src = sources_before(log, *rec_from, v);
+	return *src != NULL;
+}
+
+/*
  * The snapshot at v made from the newest valid cached one before it, or
  * NULL when there is none.
  */
 static SnapshotCacheRef *
-advance(CommitCacheScope *scope, DeltaLog *log, int64 v)
+advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 {
-	RecentItem *item = recent_of(log->table_path, false);
 	SnapshotCacheRef *base = NULL;
 	int64		best;
 	int			i;
 	CommitCacheRef **refs;
 	SnapSource *src;
-	SnapEntry  *be;
+	int64		rec_from;
 	DeltaSnapshot *snap;
 	int			n;
-	int64		w;
 	bool		cacheable;
 
-	while (item != NULL && base == NULL)
+	while (h != NULL && base == NULL)
 	{
 		best = -1;
-		for (i = 0; i < item->n; i++)
-			if (item->versions[i] < v && item->versions[i] > best)
-				best = item->versions[i];
+		for (i = 0; i < h->nrecent; i++)
+			if (h->recent[i] < v && h->recent[i] > best)
+				best = h->recent[i];
 		if (best < 0)
 			break;
 		base = lookup(scope, log, best);
 		if (base == NULL)
-		{
-			/* gone or stale: forget it, try an older one */
-			for (i = 0; i < item->n; i++)
-				if (item->versions[i] == best)
-				{
-					memmove(&item->versions[i], &item->versions[i + 1],
-							sizeof(int64) * (item->n - i - 1));
-					item->n--;
-					break;
-				}
-		}
+			recent_forget(h, best); /* gone or stale: try an older one */
 	}
 	if (base == NULL)
 		return NULL;
 
-	be = (SnapEntry *) *base->ref->extra;
+	/* (the base's versions were checked by its lookup) */
+	cacheable = prepare_record(h, log, base->snap->version + 1, v, &src,
+							   &rec_from);
 	n = (int) (v - base->snap->version);
-	src = palloc(sizeof(SnapSource) * (v + 1));
-	memcpy(src, be->src, sizeof(SnapSource) * be->nsrc);
-	cacheable = true;
-	for (w = base->snap->version + 1; w <= v; w++)
-		cacheable &= source_now(log, w, &src[w]);
 	refs = palloc(sizeof(CommitCacheRef *) * Max(n, 1));
 	for (i = 0; i < n; i++)
 	{
@@ -398,9 +690,10 @@ advance(CommitCacheScope *scope, DeltaLog *log, int64 v)
 										   base->snap->version + 1 + i, NULL);
 	}
 	snap = DeltaSnapshotAdvance(log, base->snap, scope, refs, n);
-	cacheable &= sources_settled(log, src, base->snap->version + 1, v);
+	if (cacheable && rec_from <= v)
+		cacheable = history_record(h, log, rec_from, v, src);
 	stats.advanced++;
-	return store(scope, log, make_entry(snap, src, v + 1), cacheable);
+	return store(scope, log, h, make_entry(snap), cacheable);
 }
 
 /* Build the snapshot at v from the log. */
@@ -408,23 +701,21 @@ static SnapshotCacheRef *
 build(CommitCacheScope *scope, DeltaLog *log, int64 v)
 {
 	bool		cacheable = log_cacheable(log, v);
+	SnapHistory *h = cacheable ? history_of(log->table_path, true) : NULL;
 	SnapSource *src = NULL;
+	int64		rec_from = 0;
 	DeltaSnapshot *snap;
-	int64		w;
 
+	if (h == NULL)
+		cacheable = false;
 	if (cacheable)
-	{
-		src = palloc(sizeof(SnapSource) * (v + 1));
-		for (w = 0; w <= v && cacheable; w++)
-			cacheable = source_now(log, w, &src[w]);
-	}
+		cacheable = prepare_record(h, log, 0, v, &src, &rec_from);
 	snap = DeltaSnapshotBuild(log, v);
 	if (cacheable)
 		cacheable = snap->checkpoint_version < 0 &&
-			sources_settled(log, src, 0, v);
+			(rec_from > v || history_record(h, log, rec_from, v, src));
 	stats.misses++;
-	return store(scope, log, make_entry(snap, src, cacheable ? v + 1 : 0),
-				 cacheable);
+	return store(scope, log, h, make_entry(snap), cacheable);
 }
 
 /*
@@ -445,7 +736,9 @@ snapshot_cache_find(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		stats.hits++;
 		return r;
 	}
-	return may_advance ? advance(scope, log, version) : NULL;
+	return may_advance ?
+		advance(scope, log, history_of(log->table_path, false), version) :
+		NULL;
 }
 
 /*

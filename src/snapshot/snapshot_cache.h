@@ -15,17 +15,23 @@
  *
  * Entries live in the commit cache (keyed "<table>#snapshot:<version>"),
  * under its bound (deltacc.commit_cache_size; 0 disables this cache too),
- * its LRU list and its pins.  An entry records where each version 0 ..
- * version was read from: a commit file by its identity (as the commit
- * cache validates commits: device, inode, size, modification and change
- * times; a file changed less than a second before is not cached), or a
- * catalog's ratified commit by the SHA-256 of its bytes.  It is served
- * only while the table's log still reads every one of those versions from
- * the same source with the same identity, and replay still starts at
- * version 0 (no JSON commit cleaned up); a snapshot that started from a
- * checkpoint is never cached.  A ratified commit that a rollback took back
- * is another commit at the same version, with other bytes (or the same
- * bytes, and so the same snapshot).
+ * its LRU list and its pins.  Per table, one history records where each
+ * version was read from when its cached snapshots were made: a commit file
+ * by its identity (as the commit cache validates commits: device, inode,
+ * size, modification and change times; a file changed less than a second
+ * before is not cached), or a catalog's ratified commit by the SHA-256 of
+ * its bytes.  An entry is served only while the table's log still reads
+ * every version up to the entry's from the same source with the same
+ * identity, and replay still starts at version 0 (no JSON commit cleaned
+ * up); a snapshot that started from a checkpoint is never cached.  A
+ * ratified commit that a rollback took back is another commit at the same
+ * version, with other bytes (or the same bytes, and so the same snapshot).
+ * A ratified commit published since (read from _delta_log/<v>.json now) is
+ * the same source when the file's bytes hash to the ratified SHA-256.
+ * Checking a log against the history costs a stat per file version and
+ * nothing per committed ratified version (committed rows of a
+ * registration never change: see DeltaCatalogState), so a commit through
+ * the catalog costs the commits since its read version, not the log.
  *
  * Copyright (c) 2026, deltacc developers
  *

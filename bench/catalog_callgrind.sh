@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# bench/catalog_callgrind.sh: exact instruction counts of the commit
+# coordinator benchmark's transactions (bench/catalog.sh, disjoint slots),
+# as root, from a clone:
+#
+#     bash bench/catalog_callgrind.sh [MODE] [T1 T2]
+#
+# MODE: stats (default), partition or floor.  A private cluster is made
+# under ${CG_DATA:-/tmp/deltacc-catalog-callgrind} from a release build of
+# the working tree (bench/release-build.sh into bench/out/catalog-build),
+# with bench/catalog_setup.sql and a fresh table; the server runs under
+# callgrind (every backend is a fork of it, with its own output file) and
+# 8 pgbench clients make T transactions each on disjoint slots, as in
+# bench/catalog.sh.  It is run twice, with T1 and T2 transactions per
+# client (default 30 and 130): the difference of the clients' backends'
+# instructions, divided by the difference of commits, is the cost of one
+# commit without the backends' start (library load, first plans), at
+# versions 8*T1 .. 8*T2 of the table.  Prints it and the functions with
+# the most inclusive instructions per commit (CG_TOP=n of them); the
+# callgrind files stay in $CG_DATA/run-T1 and run-T2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+MODE=${1:-stats}
+T1=${2:-30}
+T2=${3:-130}
+TOP=${CG_TOP:-40}
+[ "$(id -u)" -eq 0 ] || { echo "catalog_callgrind.sh: run as root" >&2; exit 1; }
+case $MODE in stats | partition | floor) ;; *) echo "catalog_callgrind.sh: MODE is stats, partition or floor" >&2; exit 1 ;; esac
+bin=$(/usr/lib/postgresql/${PG_MAJOR:-15}/bin/pg_config --bindir)
+base=${CG_DATA:-/tmp/deltacc-catalog-callgrind}
+BUILD=$ROOT/bench/out/catalog-build
+as_pg() { runuser -u postgres -- "$@"; }
+
+echo "== release build of deltacc (bench/out/catalog-build)"
+bash bench/release-build.sh "$ROOT" "$BUILD"
+chmod -R a+rX "$ROOT/bench/out"
+rm -rf "$base"
+mkdir -p "$base"
+chmod 755 "$base"
+
+# run_once <T> <dir>: a fresh cluster and table, T transactions per client
+run_once() {
+	local T=$1 dir=$2 data=$2/data sock=$2/sock t=$2/table port=5491 P
+	mkdir -p "$dir" "$sock"
+	chown postgres: "$dir" "$sock"
+	as_pg "$bin/initdb" -D "$data" -A trust -U postgres >/dev/null
+	python3 "$ROOT/bench/catalog_table.py" "$t"
+	chmod -R a+rwX "$t"
+	# (version 0 older than a second: its identity is settled)
+	touch -d '1 minute ago' "$t/_delta_log/00000000000000000000.json"
+	P="psql -X -q -h $sock -p $port -U postgres -d postgres -v ON_ERROR_STOP=1"
+	as_pg "$bin/pg_ctl" -D "$data" -o "-k $sock -c listen_addresses='' -p $port" -w start >/dev/null
+	$P -c "CREATE SCHEMA deltacc" -f "$BUILD/bench-install.sql" >/dev/null
+	$P -c "LOAD '$BUILD/deltacc'" -c "ALTER SYSTEM SET deltacc.max_unpublished_versions = 1000000" >/dev/null
+	$P -f "$ROOT/bench/catalog_setup.sql" >/dev/null
+	$P -c "SELECT deltacc.register_table('$t')" >/dev/null
+	$P -c "INSERT INTO bench_slot SELECT '$t', s, format('s%s-0.parquet', s), 0 FROM generate_series(0, 7) s"
+	as_pg "$bin/pg_ctl" -D "$data" -w stop >/dev/null
+	as_pg valgrind --tool=callgrind --callgrind-out-file="$dir/cg.%p" \
+		"$bin/postgres" -D "$data" -k "$sock" -c listen_addresses='' -p $port \
+		> "$dir/server.log" 2>&1 &
+	for _ in $(seq 120); do $P -c "SELECT 1" >/dev/null 2>&1 && break; sleep 1; done
+	if [ "$MODE" = floor ]; then
+		echo "SELECT bench_floor('$t', :client_id);" > "$dir/x.sql"
+	else
+		echo "SELECT bench_update('$t', :client_id, '$MODE');" > "$dir/x.sql"
+	fi
+	chmod a+r "$dir/x.sql"
+	(PGHOST=$sock PGPORT=$port pgbench -n -U postgres -c 8 -j 2 -t "$T" -f "$dir/x.sql" postgres \
+		> "$dir/pgbench.out" 2>&1) &
+	local bpid=$! pids=
+	for _ in $(seq 200); do
+		sleep 1
+		pids=$($P -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'")
+		[ "$(echo $pids | wc -w)" -eq 8 ] && break
+	done
+	wait $bpid
+	if [ "$MODE" = floor ]; then
+		$P -At -c "SELECT count(*) FROM floor_log" > "$dir/commits"
+	else
+		$P -At -c "SELECT count(*) FROM deltacc.ratified_commits('$t')" > "$dir/commits"
+	fi
+	as_pg "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+	echo "$pids" > "$dir/pids"
+}
+
+echo "== $MODE: $T1 then $T2 transactions per client, the server under callgrind"
+run_once "$T1" "$base/run-$T1"
+run_once "$T2" "$base/run-$T2"
+python3 - "$base/run-$T1" "$base/run-$T2" "$TOP" <<'EOF'
+import re, subprocess, sys
+
+def load(d):
+    """Inclusive instructions by function, summed over the clients' backends."""
+    acc = {}
+    for p in open(d + "/pids").read().split():
+        out = subprocess.run(["callgrind_annotate", "--auto=no", "--inclusive=yes",
+                              "--threshold=100", "%s/cg.%s" % (d, p)],
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^\s*([0-9,]+) \(\s*[0-9.]+%\)\s+(.*)$", line)
+            if not m:
+                continue
+            n, where = int(m.group(1).replace(",", "")), m.group(2)
+            fn = "TOTAL" if where.startswith("PROGRAM TOTALS") else \
+                re.sub(r"\s+\[.*\]$", "", where).rsplit(":", 1)[-1]
+            if re.search(r"'[0-9]+$", fn):
+                continue            # a recursion level: inside the first
+            acc[fn] = acc.get(fn, 0) + n
+    return acc, int(open(d + "/commits").read())
+
+a, ca = load(sys.argv[1])
+b, cb = load(sys.argv[2])
+n = cb - ca
+print("commits %d and %d: %d instructions per commit" % (ca, cb, (b["TOTAL"] - a["TOTAL"]) // n))
+print("-- inclusive, per commit")
+rows = sorted(((b.get(k, 0) - a.get(k, 0)) / n, k) for k in set(a) | set(b)
+              if k != "TOTAL" and not k.startswith("0x") and "?" not in k)
+for v, k in sorted(rows, reverse=True)[:int(sys.argv[3])]:
+    print("%12.0f  %s" % (v, k))
+EOF
