@@ -21,8 +21,11 @@
 # predicate "id BETWEEN lo AND hi" of the slot.  A 40001 is caught by the
 # wrapper and counted as an abort (transactions - ratified commits).
 #   disjoint: client k updates slot k;  hot: every client updates slot 0 or 1.
-#   floor: the same row lock (SELECT ... FOR UPDATE of one row) and the same
-#   bytes inserted (the commit's actions as text) without any check.
+#   floor: the same transaction without deltacc: the same read of the latest
+#   version, actions, subtransaction and bookkeeping, and in place of
+#   deltacc.commit the same row lock (SELECT ... FOR UPDATE of one row) and
+#   the same bytes inserted (the commit's actions as text), no check;
+#   floor-bare: only that lock and insert.
 # deltacc.max_unpublished_versions is raised above the run's commit count
 # (nothing is published during the run).  After each deltacc configuration
 # bench/catalog_oracle.py re-checks every ratified commit against the
@@ -78,7 +81,7 @@ make_table() {
 	chmod -R a+rwX "$1"
 }
 
-# run <name> <slots: disjoint|hot> <mode: partition|stats|floor> [publish]
+# run <name> <slots: disjoint|hot> <mode: partition|stats|floor|floor-bare> [publish]
 # (publish: a loop calls deltacc.publish every 0.2 s during the run)
 results=()
 oracle_lines=()
@@ -97,7 +100,9 @@ run() {
 		slot_expr='random(0, 1)'
 	fi
 	if [ "$mode" = floor ]; then
-		call="SELECT bench_floor('$t', :slot);"
+		call="SELECT bench_update('$t', :slot, 'floor');"
+	elif [ "$mode" = floor-bare ]; then
+		call="SELECT bench_floor_bare('$t', :slot);"
 	else
 		call="SELECT bench_update('$t', :slot, '$mode');"
 	fi
@@ -116,7 +121,7 @@ run() {
 	[ -z "$pub" ] || wait "$pub"
 	local xacts commits
 	xacts=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' "$WORK/$name.out")
-	if [ "$mode" = floor ]; then
+	if [ "$mode" = floor ] || [ "$mode" = floor-bare ]; then
 		commits=$(q "SELECT count(*) FROM floor_log")
 	else
 		commits=$(q "SELECT count(*) FROM deltacc.ratified_commits('$t')")
@@ -142,6 +147,7 @@ run disjoint-partition disjoint partition
 run disjoint-stats disjoint stats
 run disjoint-stats-published disjoint stats publish
 run disjoint-floor disjoint floor
+run disjoint-floor-bare disjoint floor-bare
 run hot-partition hot partition
 run hot-stats hot stats
 run hot-floor hot floor
@@ -159,8 +165,12 @@ run hot-floor hot floor
 	echo "UPDATE of a key slot through deltacc.commit (remove the slot's file, add its"
 	echo "replacement with statistics, read predicate on the slot's id range); disjoint:"
 	echo "client k updates slot k; hot: every client updates slot 0 or 1.  The floor"
-	echo "takes the same row lock (SELECT ... FOR UPDATE) and inserts the same bytes"
-	echo "without any check.  Aborts are the transactions whose commit raised 40001"
+	echo "is the same transaction without deltacc: the same read of the latest version,"
+	echo "actions, subtransaction and bookkeeping, and in place of deltacc.commit the"
+	echo "same row lock (SELECT ... FOR UPDATE) and the same bytes inserted, without any"
+	echo "check; the bare floor only takes that lock and inserts those bytes (no read of"
+	echo "the latest version, subtransaction or bookkeeping).  Aborts are the"
+	echo "transactions whose commit raised 40001"
 	echo "(caught in the wrapper).  deltacc.max_unpublished_versions was raised to"
 	echo "1000000 for the run; nothing was published during it, except in"
 	echo "disjoint-stats-published, where a loop calls deltacc.publish every 0.2 s."

@@ -5,7 +5,7 @@
 #
 #     bash bench/catalog_callgrind.sh [MODE] [T1 T2]
 #
-# MODE: stats (default), partition or floor.  A private cluster is made
+# MODE: stats (default), partition, floor or floor-bare.  A private cluster is made
 # under ${CG_DATA:-/tmp/deltacc-catalog-callgrind} from a release build of
 # the working tree (bench/release-build.sh into bench/out/catalog-build),
 # with bench/catalog_setup.sql and a fresh table; the server runs under
@@ -16,8 +16,9 @@
 # instructions, divided by the difference of commits, is the cost of one
 # commit without the backends' start (library load, first plans), at
 # versions 8*T1 .. 8*T2 of the table.  Prints it and the functions with
-# the most inclusive instructions per commit (CG_TOP=n of them); the
-# callgrind files stay in $CG_DATA/run-T1 and run-T2.
+# the most inclusive instructions per commit (CG_TOP=n of them, read from
+# the callgrind files); the callgrind files stay in $CG_DATA/run-T1 and
+# run-T2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -26,7 +27,7 @@ T1=${2:-30}
 T2=${3:-130}
 TOP=${CG_TOP:-40}
 [ "$(id -u)" -eq 0 ] || { echo "catalog_callgrind.sh: run as root" >&2; exit 1; }
-case $MODE in stats | partition | floor) ;; *) echo "catalog_callgrind.sh: MODE is stats, partition or floor" >&2; exit 1 ;; esac
+case $MODE in stats | partition | floor | floor-bare) ;; *) echo "catalog_callgrind.sh: MODE is stats, partition, floor or floor-bare" >&2; exit 1 ;; esac
 bin=$(/usr/lib/postgresql/${PG_MAJOR:-15}/bin/pg_config --bindir)
 base=${CG_DATA:-/tmp/deltacc-catalog-callgrind}
 BUILD=$ROOT/bench/out/catalog-build
@@ -62,7 +63,9 @@ run_once() {
 		> "$dir/server.log" 2>&1 &
 	for _ in $(seq 120); do $P -c "SELECT 1" >/dev/null 2>&1 && break; sleep 1; done
 	if [ "$MODE" = floor ]; then
-		echo "SELECT bench_floor('$t', :client_id);" > "$dir/x.sql"
+		echo "SELECT bench_update('$t', :client_id, 'floor');" > "$dir/x.sql"
+	elif [ "$MODE" = floor-bare ]; then
+		echo "SELECT bench_floor_bare('$t', :client_id);" > "$dir/x.sql"
 	else
 		echo "SELECT bench_update('$t', :client_id, '$MODE');" > "$dir/x.sql"
 	fi
@@ -76,38 +79,71 @@ run_once() {
 		[ "$(echo $pids | wc -w)" -eq 8 ] && break
 	done
 	wait $bpid
-	if [ "$MODE" = floor ]; then
+	if [ "$MODE" = floor ] || [ "$MODE" = floor-bare ]; then
 		$P -At -c "SELECT count(*) FROM floor_log" > "$dir/commits"
 	else
 		$P -At -c "SELECT count(*) FROM deltacc.ratified_commits('$t')" > "$dir/commits"
 	fi
 	as_pg "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+	# (until every process under callgrind has written its file)
+	while pgrep -f "callgrind-out-file=$dir/" >/dev/null; do sleep 1; done
+	sleep 2
 	echo "$pids" > "$dir/pids"
 }
 
 echo "== $MODE: $T1 then $T2 transactions per client, the server under callgrind"
 run_once "$T1" "$base/run-$T1"
 run_once "$T2" "$base/run-$T2"
-python3 - "$base/run-$T1" "$base/run-$T2" "$TOP" <<'EOF'
-import re, subprocess, sys
+python3 - "$base/run-$T1" "$base/run-$T2" "$TOP" <<'PY'
+import re, sys
+
+def inclusive(path):
+    """
+    Inclusive instructions by function name of one callgrind file: a
+    function's own costs and those of the calls it makes (calls to itself
+    left out), read from the file itself.
+    """
+    names = {}
+    acc = {}
+    fn = cfn = None
+    pending = False             # the next cost line is a call's
+    total = 0
+    for line in open(path):
+        if line.startswith(("fn=", "cfn=")):
+            m = re.match(r"(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+            key, ident, name = m.group(1), m.group(2), m.group(3)
+            if name is not None:
+                names[ident] = name
+            if key == "fn":
+                fn = names[ident]
+            else:
+                cfn = names[ident]
+            continue
+        if line.startswith("calls="):
+            pending = True
+            continue
+        if not (line[:1].isdigit() or line[:1] in ("+", "-", "*")):
+            if line.startswith("summary:"):
+                total = int(line.split()[1])
+            continue
+        parts = line.split()
+        if len(parts) < 2 or fn is None:
+            continue
+        cost = int(parts[1])
+        if pending:
+            pending = False
+            if cfn == fn:
+                continue        # recursion: counted where it was entered
+        acc[fn] = acc.get(fn, 0) + cost
+    acc["TOTAL"] = total
+    return acc
 
 def load(d):
     """Inclusive instructions by function, summed over the clients' backends."""
     acc = {}
     for p in open(d + "/pids").read().split():
-        out = subprocess.run(["callgrind_annotate", "--auto=no", "--inclusive=yes",
-                              "--threshold=100", "%s/cg.%s" % (d, p)],
-                             capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            m = re.match(r"^\s*([0-9,]+) \(\s*[0-9.]+%\)\s+(.*)$", line)
-            if not m:
-                continue
-            n, where = int(m.group(1).replace(",", "")), m.group(2)
-            fn = "TOTAL" if where.startswith("PROGRAM TOTALS") else \
-                re.sub(r"\s+\[.*\]$", "", where).rsplit(":", 1)[-1]
-            if re.search(r"'[0-9]+$", fn):
-                continue            # a recursion level: inside the first
-            acc[fn] = acc.get(fn, 0) + n
+        for k, v in inclusive("%s/cg.%s" % (d, p)).items():
+            acc[k] = acc.get(k, 0) + v
     return acc, int(open(d + "/commits").read())
 
 a, ca = load(sys.argv[1])
@@ -116,7 +152,7 @@ n = cb - ca
 print("commits %d and %d: %d instructions per commit" % (ca, cb, (b["TOTAL"] - a["TOTAL"]) // n))
 print("-- inclusive, per commit")
 rows = sorted(((b.get(k, 0) - a.get(k, 0)) / n, k) for k in set(a) | set(b)
-              if k != "TOTAL" and not k.startswith("0x") and "?" not in k)
+              if k != "TOTAL" and not k.startswith("0x") and "'" not in k)
 for v, k in sorted(rows, reverse=True)[:int(sys.argv[3])]:
     print("%12.0f  %s" % (v, k))
-EOF
+PY

@@ -7,10 +7,11 @@
  *	1. lock the table's row in deltacc.managed_tables (FOR UPDATE): commits
  *	   of one table run one after the other from here to the end of their
  *	   transactions; a rollback takes the ratification back;
- *	2. decode the proposal (inline actions, or the staged file read once)
- *	   and open the table through the catalog, whose state one query reads
- *	   (it sees every ratified version, the locked transaction's own
- *	   included, and the version of the proposal's txnId);
+ *	2. decode the proposal (inline actions, before the lock; or the staged
+ *	   file read once) and open the table through the catalog, whose state
+ *	   one query reads (it sees every ratified version, the locked
+ *	   transaction's own included, and the version of the proposal's
+ *	   txnId);
  *	3. a txnId already ratified returns its version (a retried request);
  *	4. refuse a commit beyond deltacc.max_unpublished_versions;
  *	5. the version is latest + 1: a staged commit for another version is
@@ -842,24 +843,28 @@ catalog_commit(const CommitRequest *req)
 					errdetail("A staged commit is \"_delta_log/_staged_commits/<20-digit version>.<uuid>.json\", relative to the table root."));
 	}
 
+	/*
+	 * An inline proposal is decoded before the lock (no need to hold it
+	 * for that); parsed once: the tree is rebased, its decoding checked
+	 */
+	if (!r.staged)
+	{
+		r.tree = dc_jsonb_parse(req->actions, "actions",
+								ERRCODE_INVALID_PARAMETER_VALUE);
+		r.commit = loser_decode_tree(&r.tree, &n_unknown);
+	}
+
 	/* 1. the table's row, locked until the end of the transaction */
 	if (!catalog_get_table(r.path, true, &mt))
 		catalog_not_registered(r.path);
 	r.latest = mt.latest_version;
 	r.version = r.latest + 1;
 
-	/* 2. the proposal, and the table through the catalog */
+	/* 2. a staged proposal, and the table through the catalog */
 	if (r.staged)
 	{
 		read_staged(&r);
 		n_unknown = loser_count_unknown(r.commit);
-	}
-	else
-	{
-		/* parsed once: the tree is rebased, its decoding checked */
-		r.tree = dc_jsonb_parse(req->actions, "actions",
-								ERRCODE_INVALID_PARAMETER_VALUE);
-		r.commit = loser_decode_tree(&r.tree, &n_unknown);
 	}
 	txn_id = r.commit->commit_info ? r.commit->commit_info->txn_id : NULL;
 	if (txn_id == NULL)

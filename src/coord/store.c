@@ -91,7 +91,7 @@ typedef struct QueryDef
 #define ROW_SELECT \
 	"r.version, r.staged_path, r.content, r.content_sha256, r.xmin "
 #define ROW_COL_LOOKUP 4
-#define ROW_COL_COMMIT 2
+#define ROW_COL_COMMIT 1
 
 /*
  * The ranges of ratified versions are bounded on both sides (the table's
@@ -124,17 +124,22 @@ static const QueryDef queries[Q_COUNT] = {
 		"(table_path, table_id, latest_version, published_version, registered_at) "
 		"VALUES ($1, $2, $3, $3, $4) ON CONFLICT (table_path) DO NOTHING",
 	4, {TEXTOID, TEXTOID, INT8OID, TIMESTAMPTZOID}},
-	/* the version of txn $4, and the rows of versions $2 < v <= $3 */
+	/*
+	 * The rows of versions $2 < v <= $3 (is_txn false), and the version
+	 * of txn $4 (is_txn true), as two index scans
+	 */
 	[Q_COMMIT_ROWS] = {
-		"SELECT t.done, " ROW_SELECT
-		"FROM (SELECT (SELECT x.version FROM deltacc.ratified_commits x "
-		"WHERE x.table_path OPERATOR(pg_catalog.=) $1 "
-		"AND x.txn_id OPERATOR(pg_catalog.=) $4) AS done) t "
-		"LEFT JOIN deltacc.ratified_commits r "
-		"ON r.table_path OPERATOR(pg_catalog.=) $1 "
+		"SELECT " ROW_SELECT ", false AS is_txn "
+		"FROM deltacc.ratified_commits r "
+		"WHERE r.table_path OPERATOR(pg_catalog.=) $1 "
 		"AND r.version OPERATOR(pg_catalog.>) $2 "
 		"AND r.version OPERATOR(pg_catalog.<=) $3 "
-		"ORDER BY r.version",
+		"UNION ALL "
+		"SELECT x.version, NULL::pg_catalog.text, NULL::pg_catalog.bytea, "
+		"NULL::pg_catalog.bytea, NULL::pg_catalog.xid, true "
+		"FROM deltacc.ratified_commits x "
+		"WHERE x.table_path OPERATOR(pg_catalog.=) $1 "
+		"AND x.txn_id OPERATOR(pg_catalog.=) $4",
 	4, {TEXTOID, INT8OID, INT8OID, TEXTOID}},
 	[Q_ICT] = {
 		"SELECT in_commit_timestamp FROM deltacc.ratified_commits "
@@ -813,15 +818,16 @@ catalog_empty(Oid managed)
  * The state of a table whose row says 'latest', 'published', registered
  * as (ratified, registered_at), in s->outer: versions published + 1 ..
  * min(through, latest) from t's kept rows (t NULL or through < 0: none),
- * the rest from the rows of the range query just run (SPI_tuptable, nrows
- * rows, ROW_SELECT's columns from col on), which are kept in t where they
- * follow its rows and were committed.  ERROR data_corrupted when the rows
- * do not follow each other.
+ * the rest from the rows of the range query just run (SPI_tuptable's
+ * rows order[0 .. nrows) in version order, ROW_SELECT's columns from col
+ * on), which are kept in t where they follow its rows and were committed.
+ * ERROR data_corrupted when the rows do not follow each other.
  */
 static DeltaCatalogState *
 state_new(CatalogSession *s, const char *table_path, CatTable *t,
 		  int64 through, int64 latest, int64 published, Oid ratified,
-		  TimestampTz registered_at, int col, uint64 nrows)
+		  TimestampTz registered_at, int col, uint64 nrows,
+		  const uint64 *order)
 {
 	DeltaCatalogState *cat;
 	DeltaRatifiedRun *runs;
@@ -885,19 +891,20 @@ state_new(CatalogSession *s, const char *table_path, CatTable *t,
 	for (i = 0; i < nrows; i++)
 	{
 		DeltaRatifiedCommit *rc = &rows[i];
+		uint64		row = order[i];
 		TransactionId xmin;
 		bool		mine;
 
 		CHECK_FOR_INTERRUPTS();
-		rc->version = DatumGetInt64(col_datum(i, col));
+		rc->version = DatumGetInt64(col_datum(row, col));
 		if (rc->version != next + (int64) i)
 			ereport(ERROR,
 					errcode(ERRCODE_DATA_CORRUPTED),
 					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
 						   table_path, next + (int64) i));
-		rc->staged_path = col_text(i, col + 1, s->outer);
-		rc->content = col_bytea(i, col + 2, s->outer, &rc->content_len);
-		col_sha256(i, col + 3, rc->sha256);
+		rc->staged_path = col_text(row, col + 1, s->outer);
+		rc->content = col_bytea(row, col + 2, s->outer, &rc->content_len);
+		col_sha256(row, col + 3, rc->sha256);
 		if (rc->staged_path == NULL)
 		{
 			MemoryContext old = MemoryContextSwitchTo(s->outer);
@@ -911,7 +918,7 @@ state_new(CatalogSession *s, const char *table_path, CatTable *t,
 								 rc->version, table_path);
 			MemoryContextSwitchTo(old);
 		}
-		xmin = DatumGetTransactionId(col_datum(i, col + 4));
+		xmin = DatumGetTransactionId(col_datum(row, col + 4));
 		mine = TransactionIdIsCurrentTransactionId(xmin);
 		/* committed rows only, in order (see above) */
 		committed = committed && !mine;
@@ -973,6 +980,8 @@ catalog_lookup(const char *table_path)
 	int64		published;
 	TimestampTz registered_at;
 	uint64		n;
+	uint64		i;
+	uint64	   *order;
 	bool		use_kept;
 
 	owner = catalog_owner_rels(&managed, &ratified);
@@ -1013,10 +1022,29 @@ catalog_lookup(const char *table_path)
 	if (t != NULL)
 		cat_trim(t, published);
 	n = col_null(0, ROW_COL_LOOKUP) ? 0 : SPI_processed;
+	order = palloc(sizeof(uint64) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		order[i] = i;			/* (ORDER BY r.version) */
 	cat = state_new(&s, table_path, t, through, latest, published, ratified,
-					registered_at, ROW_COL_LOOKUP, n);
+					registered_at, ROW_COL_LOOKUP, n, order);
 	session_end(&s);
 	return cat;
+}
+
+/* A result row and its version, to put the rows in version order. */
+typedef struct RowOrder
+{
+	uint64		row;
+	int64		version;
+} RowOrder;
+
+static int
+row_order_cmp(const void *a, const void *b)
+{
+	int64		x = ((const RowOrder *) a)->version;
+	int64		y = ((const RowOrder *) b)->version;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -1034,6 +1062,9 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	CatTable   *t;
 	int64		through;
 	uint64		n;
+	uint64		i;
+	RowOrder   *order;
+	uint64	   *rows;
 
 	owner = catalog_owner_rels(&managed, &ratified);
 	if (!OidIsValid(owner))
@@ -1057,14 +1088,35 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	args[2] = Int64GetDatum(mt->latest_version);
 	args[3] = CStringGetTextDatum(txn_id);
 	run(Q_COMMIT_ROWS, args, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		elog(ERROR, "catalog query of Delta table \"%s\" returned no row",
-			 mt->table_path);
-	*done = col_null(0, 1) ? -1 : DatumGetInt64(col_datum(0, 1));
-	n = col_null(0, ROW_COL_COMMIT) ? 0 : SPI_processed;
+	/* the txnId's row apart, the others in version order */
+	*done = -1;
+	order = palloc(sizeof(RowOrder) * Max(SPI_processed, 1));
+	n = 0;
+	for (i = 0; i < SPI_processed; i++)
+	{
+		int64		v = DatumGetInt64(col_datum(i, ROW_COL_COMMIT));
+
+		if (DatumGetBool(col_datum(i, ROW_COL_COMMIT + 5)))
+			*done = v;
+		else
+		{
+			order[n].row = i;
+			order[n].version = v;
+			n++;
+		}
+	}
+	for (i = 1; i < n; i++)
+		if (order[i].version < order[i - 1].version)
+		{
+			qsort(order, n, sizeof(RowOrder), row_order_cmp);
+			break;
+		}
+	rows = palloc(sizeof(uint64) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		rows[i] = order[i].row;
 	cat = state_new(&s, mt->table_path, t, through, mt->latest_version,
 					mt->published_version, ratified, mt->registered_at,
-					ROW_COL_COMMIT, n);
+					ROW_COL_COMMIT, n, rows);
 	session_end(&s);
 	return cat;
 }

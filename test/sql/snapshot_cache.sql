@@ -6,9 +6,12 @@
 -- answer of the same check with the caches off (deltacc.commit_cache_size
 -- = 0), across appends, a commit file rewritten in place, a log whose
 -- first commits were cleaned up after a checkpoint, and a ratification
--- taken back by a rollback; the rewrite is the "must still conflict" case:
--- served from a stale snapshot, the loser would not have read the file a
--- winner removed.  No timing is asserted.
+-- taken back by a rollback, ratified commits published (the files hold
+-- the ratified bytes), a published file rewritten, a file in place of an
+-- unpublished version, and a table registered again; the rewrites and the
+-- new registration are the "must still conflict" cases: served from a
+-- stale snapshot, the loser would not have read the file a winner removed.
+-- No timing is asserted.
 --
 \getenv tables DELTACC_TABLES
 \if :{?tables}
@@ -191,6 +194,79 @@ SELECT deltacc.commit(pg_temp.t('cm'), 1, pg_temp.append('7000', '7009', 'four')
 SELECT pg_temp.same(pg_temp.t('cm'), 2, '{id >= 6000}') AS same_v2,
        pg_temp.same(pg_temp.t('cm'), 1, '{id >= 6000}') AS same_v1;
 SELECT path FROM deltacc.files_for_scan(pg_temp.t('cm'), '{id >= 0}') ORDER BY path;
+
+-- publishing: the published files hold the ratified bytes, so the
+-- snapshots cached from the catalog's copies are served for them (not
+-- built again from the log), with the same answers; while a file is less
+-- than a second old its bytes are hashed on each check, then its identity
+-- is kept
+SELECT pg_temp.decisions(pg_temp.t('cm'), 3, '{id >= 6000}') AS dp \gset
+SELECT deltacc.publish(pg_temp.t('cm')) AS published;
+SELECT pg_temp.mark();
+SELECT pg_temp.decisions(pg_temp.t('cm'), 3, '{id >= 6000}') = :'dp' AS same_published;
+SELECT hits > 0 AS served_from_cache, misses AS built, stale FROM pg_temp.delta();
+SELECT pg_sleep(1.1);
+SELECT pg_temp.mark();
+SELECT pg_temp.decisions(pg_temp.t('cm'), 3, '{id >= 6000}') = :'dp' AS same_settled,
+       pg_temp.decisions(pg_temp.t('cm'), 3, '{id >= 6000}') = :'dp' AS same_settled_again;
+SELECT hits > 0 AS served_from_cache, misses AS built, stale FROM pg_temp.delta();
+SELECT :'dp' = pg_temp.uncached(pg_temp.t('cm'), 3, '{id >= 6000}') AS same_uncached;
+
+-- must still conflict: a published file with other bytes than the
+-- ratified ones is another commit.  Version 4 adds n-five (ids
+-- 8000..8009), version 5 removes it: a loser at read version 4 that read
+-- ids below 50 never read n-five.  Published, then version 4's file is
+-- rewritten in place (ids 0..9, same size): now the loser read n-five,
+-- which version 5 removed.  The snapshot of version 4 cached from the
+-- catalog's copy, served for that file, would miss the conflict.
+CREATE FUNCTION pg_temp.delete(path text, txn text) RETURNS jsonb LANGUAGE sql AS $$
+    SELECT format('[{"commitInfo":{"operation":"DELETE","isBlindAppend":false,"txnId":"%s"}}, %s]',
+                  txn, pg_temp.remove(path))::jsonb $$;
+SELECT deltacc.commit(pg_temp.t('cm'), 3, pg_temp.append('8000', '8009', 'five')) AS v4;
+SELECT deltacc.commit(pg_temp.t('cm'), 4, pg_temp.delete('n-five.parquet', 'six')) AS v5;
+:C(pg_temp.t('cm'), 4, '{id < 50}', pg_temp.loser());
+SELECT deltacc.publish(pg_temp.t('cm')) AS published;
+SELECT pg_temp.sh(format($c$sed 's/"id\\":8000}/"id\\":   0}/; s/"id\\":8009}/"id\\":   9}/' %1$s > %1$s.tmp && cat %1$s.tmp > %1$s && rm %1$s.tmp$c$,
+                         pg_temp.v('cm', 4)));
+SELECT pg_temp.mark();
+:C(pg_temp.t('cm'), 4, '{id < 50}', pg_temp.loser());
+SELECT stale > 0 AS stale_dropped FROM pg_temp.delta();
+SELECT pg_temp.same(pg_temp.t('cm'), 4, '{id < 50}') AS same_rewritten_published;
+SELECT pg_sleep(1.1);
+
+-- a file in place of an unpublished version with other bytes: publish
+-- refuses it (data_corrupted) and leaves it as it is; the version is still
+-- read from the catalog's copy, cached or not
+SELECT deltacc.commit(pg_temp.t('cm'), 5, pg_temp.append('9000', '9009', 'seven')) AS v6;
+SELECT pg_temp.decisions(pg_temp.t('cm'), 6, '{id >= 9000}') AS d6 \gset
+SELECT pg_temp.write(pg_temp.v('cm', 6), ARRAY[pg_temp.ci('WRITE'), pg_temp.add('rogue.parquet', '9000', '9009')]);
+\set VERBOSITY terse
+SELECT deltacc.publish(pg_temp.t('cm'));
+\set VERBOSITY default
+SELECT pg_temp.mark();
+SELECT pg_temp.decisions(pg_temp.t('cm'), 6, '{id >= 9000}') = :'d6' AS same_unpublished;
+SELECT hits > 0 AS served_from_cache, misses AS built FROM pg_temp.delta();
+SELECT :'d6' = pg_temp.uncached(pg_temp.t('cm'), 6, '{id >= 9000}') AS same_unpublished_uncached;
+SELECT path FROM deltacc.files_for_scan(pg_temp.t('cm'), '{id >= 9000}', 6) ORDER BY path;
+
+-- must still conflict: the table registered again (its rows and row taken
+-- out: versions 0..5 of the log are its history now) has other commits
+-- after version 5, and nothing cached from the first registration is
+-- served for them.  Version 6 adds n-eight (ids 0..9) now, version 7
+-- removes it: a loser at read version 6 that read ids below 50 conflicts
+-- with version 7.  The cached version 6 of the first registration (n-seven,
+-- ids 9000..9009) would miss it.
+SELECT pg_temp.decisions(pg_temp.t('cm'), 6, '{id < 50}') IS NOT NULL AS v6_cached;
+SELECT pg_temp.mark();
+DELETE FROM deltacc.ratified_commits WHERE table_path = pg_temp.t('cm');
+DELETE FROM deltacc.managed_tables WHERE table_path = pg_temp.t('cm');
+SELECT pg_temp.sh(format('rm %s', pg_temp.v('cm', 6)));
+SELECT deltacc.register_table(pg_temp.t('cm')) AS registered;
+SELECT deltacc.commit(pg_temp.t('cm'), 5, pg_temp.append('0', '9', 'eight')) AS v6;
+SELECT deltacc.commit(pg_temp.t('cm'), 6, pg_temp.delete('n-eight.parquet', 'nine')) AS v7;
+:C(pg_temp.t('cm'), 6, '{id < 50}', pg_temp.loser());
+SELECT stale > 0 AS stale_dropped FROM pg_temp.delta();
+SELECT pg_temp.same(pg_temp.t('cm'), 6, '{id < 50}') AS same_registered_again;
 
 -- (the registration is this suite's own: taken out again)
 DELETE FROM deltacc.ratified_commits WHERE table_path = pg_temp.t('cm');
