@@ -48,10 +48,12 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "common/int.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 #include "coord/ratify.h"
@@ -59,6 +61,7 @@
 #include "check/driver.h"
 #include "check/loser.h"
 #include "common/json_util.h"
+#include "common/subxact.h"
 #include "log/log_reader.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
@@ -87,6 +90,17 @@ typedef struct Ratification
 	const DeltaMetadata *md;	/* in force once the commit is in */
 	const DeltaProtocol *proto;
 	DeltaSnapshot *read_snap;	/* built when needed (read_state) */
+	/*
+	 * The inline content as proposed (before the rebase), decoded back,
+	 * and its SHA-256, made before the lock (spec_valid); stored as they
+	 * are when the rebase leaves the tree unchanged (tree_changed false)
+	 */
+	bool		spec_valid;
+	char	   *spec_content;
+	Size		spec_len;
+	const DeltaCommit *spec_back;
+	uint8		spec_sha256[PG_SHA256_DIGEST_LENGTH];
+	bool		tree_changed;	/* the rebase changed the tree */
 	/* results */
 	bool		has_ict;
 	int64		ict_ms;
@@ -381,6 +395,7 @@ rebase_ict(Ratification *r)
 		DjValue    *items = r->tree.u.items;
 		int			i;
 
+		r->tree_changed = true;
 		t = ci->has_in_commit_timestamp ? ci->in_commit_timestamp :
 			timestamptz_ms(r->now);
 		if (has_prev && t <= prev)
@@ -590,6 +605,7 @@ rebase_row_tracking(Ratification *r)
 	}
 
 	/* inline: baseRowId and defaultRowCommitVersion */
+	r->tree_changed = true;
 	bodies = tree_files(r);
 	next = latest_hwm + 1;
 	new_hwm = latest_hwm;
@@ -769,6 +785,118 @@ inline_content(const Ratification *r, Size *len)
 }
 
 /* ---------------------------------------------------------------------
+ * The check
+ * ---------------------------------------------------------------------
+ */
+
+/* The arguments of the request's check of winners through 'through'. */
+static void
+check_args(ConflictCheckArgs *a, const CommitRequest *req, DeltaLog *log,
+		   int64 through, const DeltaCommit *commit, int n_unknown)
+{
+	memset(a, 0, sizeof(*a));
+	a->log = log;
+	a->read_version = req->read_version;
+	a->has_through_version = true;
+	a->through_version = through;
+	a->preds = req->preds;
+	a->npreds = req->npreds;
+	a->loser_commit = commit;
+	a->loser_n_unknown = n_unknown;
+	a->isolation = req->isolation;
+	a->read_whole_table = req->read_whole_table;
+	a->app_ids = req->app_ids;
+	a->napp = req->napp;
+	a->read_files = req->read_files;
+	a->nread_files = req->nread_files;
+	a->mode = req->mode;
+}
+
+/*
+ * ERROR unless 'back' (the stored content decoded as readers decode it)
+ * is the commit checked: its txnId and number of file actions.
+ */
+static void
+check_decoded(const DeltaCommit *back, const Ratification *r,
+			  const char *txn_id)
+{
+	if (back->commit_info == NULL || back->commit_info->txn_id == NULL ||
+		strcmp(back->commit_info->txn_id, txn_id) != 0 ||
+		back->n_files != r->commit->n_files)
+		elog(ERROR, "rebased commit does not decode to the commit checked");
+}
+
+/* What the work before the row lock runs on (precheck). */
+typedef struct PreCheck
+{
+	const CommitRequest *req;
+	Ratification *r;
+	int			n_unknown;
+	MemoryContext outer;		/* where the content made goes */
+} PreCheck;
+
+static void
+precheck_work(void *arg)
+{
+	PreCheck   *p = (PreCheck *) arg;
+	Ratification *r = p->r;
+	DeltaLog   *log;
+	ConflictCheckArgs a;
+	MemoryContext old = MemoryContextSwitchTo(p->outer);
+
+	/* the content as proposed, as readers decode it, and its hash */
+	r->spec_content = inline_content(r, &r->spec_len);
+	r->spec_back = DeltaLogDecodeBytes(NULL, r->spec_content, r->spec_len,
+									   "the commit proposed", -1);
+	DeltaSha256(r->spec_content, r->spec_len, r->spec_sha256);
+	r->spec_valid = true;
+	MemoryContextSwitchTo(old);
+
+	log = DeltaLogOpen(r->path);
+
+	if (log->catalog == NULL || p->req->read_version < 0 ||
+		p->req->read_version > log->latest_version)
+		return;
+	check_args(&a, p->req, log, log->latest_version, r->commit,
+			   p->n_unknown);
+	(void) conflict_check_run(&a, true, NULL);
+}
+
+/*
+ * The work of an inline commit that can be done before the row lock:
+ * commits of the table wait for the lock from its holder's check to its
+ * end, so what is done here, while others hold it, is work their commits
+ * do not wait for.
+ *	- the content as proposed, decoded back and hashed: stored as it is
+ *	  when the rebase under the lock changes nothing;
+ *	- the check against the versions ratified so far, for what it leaves in
+ *	  the session's caches alone: the read version's snapshot and read
+ *	  files, the reads compiled, the winners decoded with their statistics.
+ *	  It decides nothing: the check under the lock runs again in full (from
+ *	  the caches, each validated as always).
+ * Any error met here is left to the steps under the lock that raise
+ * errors, in their order (a subtransaction takes it back).
+ */
+static void
+precheck(const CommitRequest *req, Ratification *r, int n_unknown)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc commit pre-check",
+											  ALLOCSET_DEFAULT_SIZES);
+	PreCheck	p;
+	ErrorData  *e;
+
+	p.req = req;
+	p.r = r;
+	p.n_unknown = n_unknown;
+	p.outer = CurrentMemoryContext;
+	e = dc_try_subxact(precheck_work, &p, cxt, false);
+	if (e != NULL)
+		FreeErrorData(e);
+	MemoryContextDelete(cxt);
+}
+
+/* ---------------------------------------------------------------------
  * Entry points
  * ---------------------------------------------------------------------
  */
@@ -852,6 +980,8 @@ catalog_commit(const CommitRequest *req)
 		r.tree = dc_jsonb_parse(req->actions, "actions",
 								ERRCODE_INVALID_PARAMETER_VALUE);
 		r.commit = loser_decode_tree(&r.tree, &n_unknown);
+		if (!IsInParallelMode())
+			precheck(req, &r, n_unknown);
 	}
 
 	/* 1. the table's row, locked until the end of the transaction */
@@ -945,22 +1075,7 @@ catalog_commit(const CommitRequest *req)
 		ConflictCheckArgs a;
 		ConflictResult *res;
 
-		memset(&a, 0, sizeof(a));
-		a.log = r.log;
-		a.read_version = r.read_version;
-		a.has_through_version = true;
-		a.through_version = r.latest;
-		a.preds = req->preds;
-		a.npreds = req->npreds;
-		a.loser_commit = r.commit;
-		a.loser_n_unknown = n_unknown;
-		a.isolation = req->isolation;
-		a.read_whole_table = req->read_whole_table;
-		a.app_ids = req->app_ids;
-		a.napp = req->napp;
-		a.read_files = req->read_files;
-		a.nread_files = req->nread_files;
-		a.mode = req->mode;
+		check_args(&a, req, r.log, r.latest, r.commit, n_unknown);
 		res = conflict_check_run(&a, true, &r.seen);
 		r.checked = true;
 		conflict_raise_first(res, psprintf("Read the table again at version %lld and retry.",
@@ -995,19 +1110,23 @@ catalog_commit(const CommitRequest *req)
 		content_len = r.len;
 		DeltaSha256(r.bytes, r.len, sha256);
 	}
+	else if (r.spec_valid && !r.tree_changed)
+	{
+		/* nothing rebased: the content made before the lock */
+		content = r.spec_content;
+		content_len = r.spec_len;
+		check_decoded(r.spec_back, &r, txn_id);
+		memcpy(sha256, r.spec_sha256, PG_SHA256_DIGEST_LENGTH);
+	}
 	else
 	{
-		const DeltaCommit *back;
 		char	   *name = psprintf("ratified commit %lld of Delta table \"%s\"",
 									(long long) r.version, r.path);
 
 		content = inline_content(&r, &content_len);
 		/* what readers will decode: the same decoder, once now */
-		back = DeltaLogDecodeBytes(r.log, content, content_len, name, r.version);
-		if (back->commit_info == NULL || back->commit_info->txn_id == NULL ||
-			strcmp(back->commit_info->txn_id, txn_id) != 0 ||
-			back->n_files != r.commit->n_files)
-			elog(ERROR, "rebased commit does not decode to the commit checked");
+		check_decoded(DeltaLogDecodeBytes(r.log, content, content_len, name,
+										  r.version), &r, txn_id);
 		DeltaSha256(content, content_len, sha256);
 	}
 	if (r.has_ict)

@@ -815,77 +815,58 @@ catalog_empty(Oid managed)
 }
 
 /*
- * The state of a table whose row says 'latest', 'published', registered
- * as (ratified, registered_at), in s->outer: versions published + 1 ..
- * min(through, latest) from t's kept rows (t NULL or through < 0: none),
- * the rest from the rows of the range query just run (SPI_tuptable's
- * rows order[0 .. nrows) in version order, ROW_SELECT's columns from col
- * on), which are kept in t where they follow its rows and were committed.
+ * Runs for the kept versions from .. to of t (all kept) after runs[0 ..
+ * *nruns), one per chunk they span; t is pinned while cxt lives.
+ */
+static void
+kept_runs(DeltaRatifiedRun *runs, int *nruns, CatTable *t, int64 from,
+		  int64 to, MemoryContext cxt)
+{
+	CatPin	   *pin = MemoryContextAllocZero(cxt, sizeof(CatPin));
+	int64		next = from;
+
+	while (next <= to)
+	{
+		int64		idx = t->head + (next - t->first);
+		int64		n = Min(to - next + 1, CAT_CHUNK - idx % CAT_CHUNK);
+
+		runs[*nruns].first = next;
+		runs[*nruns].n = (int) n;
+		runs[*nruns].rows = cat_row(t, next);
+		(*nruns)++;
+		next += n;
+	}
+	pin->t = t;
+	pin->cb.func = cat_unpin;
+	pin->cb.arg = pin;
+	t->pins++;
+	MemoryContextRegisterResetCallback(cxt, &pin->cb);
+}
+
+/* The most runs kept_runs may make for versions from .. to. */
+#define KEPT_RUNS(from, to) \
+	((to) >= (from) ? (int) (((to) - (from)) / CAT_CHUNK) + 2 : 0)
+
+/*
+ * The rows of a range query just run (SPI_tuptable's rows order[0 ..
+ * nrows), versions next, next + 1, ..., ROW_SELECT's columns from col on),
+ * read into cxt; those that follow t's kept rows and were committed are
+ * kept in t too.  *committed_through is raised to the last of the rows
+ * that committed before the first of the current transaction's own.
  * ERROR data_corrupted when the rows do not follow each other.
  */
-static DeltaCatalogState *
-state_new(CatalogSession *s, const char *table_path, CatTable *t,
-		  int64 through, int64 latest, int64 published, Oid ratified,
-		  TimestampTz registered_at, int col, uint64 nrows,
-		  const uint64 *order)
+static DeltaRatifiedCommit *
+read_rows(const char *table_path, CatTable *t, int col, uint64 nrows,
+		  const uint64 *order, int64 next, int64 *committed_through,
+		  MemoryContext cxt)
 {
-	DeltaCatalogState *cat;
-	DeltaRatifiedRun *runs;
-	DeltaRatifiedCommit *rows = NULL;
-	int64		kept_from = published + 1;
-	int64		kept_to = -1;
-	int64		next;
-	int			nruns = 0;
-	int			maxruns;
+	DeltaRatifiedCommit *rows;
 	bool		appending;
 	bool		committed = true;
 	uint64		i;
 
-	cat = MemoryContextAllocZero(s->outer, sizeof(DeltaCatalogState));
-	cat->latest_version = latest;
-	cat->published_version = published;
-	cat->n_commits = (int) (latest - published);
-	cat->committed_through = published;
-	cat->catalog_relid = ratified;
-	cat->registered_at = registered_at;
-	if (t != NULL && t->n > 0 && through >= 0)
-	{
-		kept_from = Max(kept_from, t->first);
-		kept_to = Min(Min(through, latest), t->first + t->n - 1);
-	}
-	if (kept_from > published + 1)
-		kept_to = -1;			/* (the kept rows must start the state) */
-	maxruns = 1 + (kept_to >= kept_from ?
-				   (int) ((kept_to - kept_from) / CAT_CHUNK) + 2 : 0);
-	runs = MemoryContextAlloc(s->outer, sizeof(DeltaRatifiedRun) * maxruns);
-	next = published + 1;
-	if (kept_to >= kept_from)
-	{
-		CatPin	   *pin = MemoryContextAllocZero(s->outer, sizeof(CatPin));
-
-		/* one run per chunk the kept versions span */
-		while (next <= kept_to)
-		{
-			int64		idx = t->head + (next - t->first);
-			int64		n = Min(kept_to - next + 1,
-								CAT_CHUNK - idx % CAT_CHUNK);
-
-			runs[nruns].first = next;
-			runs[nruns].n = (int) n;
-			runs[nruns].rows = cat_row(t, next);
-			nruns++;
-			next += n;
-		}
-		cat->committed_through = kept_to;
-		pin->t = t;
-		pin->cb.func = cat_unpin;
-		pin->cb.arg = pin;
-		t->pins++;
-		MemoryContextRegisterResetCallback(s->outer, &pin->cb);
-	}
-	if (nrows > 0)
-		rows = MemoryContextAllocZero(s->outer,
-									  sizeof(DeltaRatifiedCommit) * nrows);
+	rows = MemoryContextAllocZero(cxt, sizeof(DeltaRatifiedCommit) *
+								  Max(nrows, 1));
 	/* (appending moves no kept row: a pinned table may grow) */
 	appending = t != NULL && t->first + t->n == next;
 	for (i = 0; i < nrows; i++)
@@ -902,12 +883,12 @@ state_new(CatalogSession *s, const char *table_path, CatTable *t,
 					errcode(ERRCODE_DATA_CORRUPTED),
 					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
 						   table_path, next + (int64) i));
-		rc->staged_path = col_text(row, col + 1, s->outer);
-		rc->content = col_bytea(row, col + 2, s->outer, &rc->content_len);
+		rc->staged_path = col_text(row, col + 1, cxt);
+		rc->content = col_bytea(row, col + 2, cxt, &rc->content_len);
 		col_sha256(row, col + 3, rc->sha256);
 		if (rc->staged_path == NULL)
 		{
-			MemoryContext old = MemoryContextSwitchTo(s->outer);
+			MemoryContext old = MemoryContextSwitchTo(cxt);
 
 			if (rc->content == NULL)
 				ereport(ERROR,
@@ -923,17 +904,63 @@ state_new(CatalogSession *s, const char *table_path, CatTable *t,
 		/* committed rows only, in order (see above) */
 		committed = committed && !mine;
 		if (committed)
-			cat->committed_through = rc->version;
+			*committed_through = rc->version;
 		if (appending && committed && t->first + t->n == rc->version)
 			appending = cat_append(t, rc);
 		else
 			appending = false;
 	}
+	return rows;
+}
+
+/*
+ * The state of a table whose row says 'latest', 'published', registered
+ * as (ratified, registered_at), in s->outer: versions published + 1 ..
+ * min(through, latest) from t's kept rows (t NULL or through < 0: none),
+ * the rest from the rows of the range query just run (see read_rows).
+ */
+static DeltaCatalogState *
+state_new(CatalogSession *s, const char *table_path, CatTable *t,
+		  int64 through, int64 latest, int64 published, Oid ratified,
+		  TimestampTz registered_at, int col, uint64 nrows,
+		  const uint64 *order)
+{
+	DeltaCatalogState *cat;
+	DeltaRatifiedRun *runs;
+	int64		kept_from = published + 1;
+	int64		kept_to = -1;
+	int64		next;
+	int			nruns = 0;
+
+	cat = MemoryContextAllocZero(s->outer, sizeof(DeltaCatalogState));
+	cat->latest_version = latest;
+	cat->published_version = published;
+	cat->n_commits = (int) (latest - published);
+	cat->committed_through = published;
+	cat->catalog_relid = ratified;
+	cat->registered_at = registered_at;
+	if (t != NULL && t->n > 0 && through >= 0)
+	{
+		kept_from = Max(kept_from, t->first);
+		kept_to = Min(Min(through, latest), t->first + t->n - 1);
+	}
+	if (kept_from > published + 1)
+		kept_to = -1;			/* (the kept rows must start the state) */
+	runs = MemoryContextAlloc(s->outer, sizeof(DeltaRatifiedRun) *
+							  (1 + KEPT_RUNS(kept_from, kept_to)));
+	next = published + 1;
+	if (kept_to >= kept_from)
+	{
+		kept_runs(runs, &nruns, t, kept_from, kept_to, s->outer);
+		cat->committed_through = kept_to;
+		next = kept_to + 1;
+	}
 	if (nrows > 0)
 	{
 		runs[nruns].first = next;
 		runs[nruns].n = (int) nrows;
-		runs[nruns].rows = rows;
+		runs[nruns].rows = read_rows(table_path, t, col, nrows, order, next,
+									 &cat->committed_through, s->outer);
 		nruns++;
 	}
 	cat->n_runs = nruns;
