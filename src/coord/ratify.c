@@ -4,14 +4,16 @@
  *	  Registering tables and ratifying commits (see ratify.h).
  *
  * A commit, in the caller's transaction:
+ *	0. an inline proposal is decoded, and what needs no lock is done before
+ *	   the lock (precheck: its content made and hashed, the caches of the
+ *	   check filled), while other commits hold it;
  *	1. lock the table's row in deltacc.managed_tables (FOR UPDATE): commits
  *	   of one table run one after the other from here to the end of their
  *	   transactions; a rollback takes the ratification back;
- *	2. decode the proposal (inline actions, before the lock; or the staged
- *	   file read once) and open the table through the catalog, whose state
- *	   one query reads (it sees every ratified version, the locked
- *	   transaction's own included, and the version of the proposal's
- *	   txnId);
+ *	2. read a staged proposal (once) and open the table through the
+ *	   catalog, whose state one query reads (it sees every ratified
+ *	   version, the locked transaction's own included, and the version of
+ *	   the proposal's txnId);
  *	3. a txnId already ratified returns its version (a retried request);
  *	4. refuse a commit beyond deltacc.max_unpublished_versions;
  *	5. the version is latest + 1: a staged commit for another version is
