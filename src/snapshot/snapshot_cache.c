@@ -647,14 +647,39 @@ prepare_record(SnapHistory *h, DeltaLog *log, int64 from, int64 v,
 }
 
 /*
+ * The newest valid cached snapshot of the table at or before v among the
+ * versions cached lately, or NULL (those found gone or stale forgotten).
+ */
+static SnapshotCacheRef *
+recent_base(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
+{
+	SnapshotCacheRef *base = NULL;
+	int64		best;
+	int			i;
+
+	while (h != NULL && base == NULL)
+	{
+		best = -1;
+		for (i = 0; i < h->nrecent; i++)
+			if (h->recent[i] <= v && h->recent[i] > best)
+				best = h->recent[i];
+		if (best < 0)
+			break;
+		base = lookup(scope, log, best);
+		if (base == NULL)
+			recent_forget(h, best); /* gone or stale: try an older one */
+	}
+	return base;
+}
+
+/*
  * The snapshot at v made from the newest valid cached one before it, or
  * NULL when there is none.
  */
 static SnapshotCacheRef *
 advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 {
-	SnapshotCacheRef *base = NULL;
-	int64		best;
+	SnapshotCacheRef *base = recent_base(scope, log, h, v - 1);
 	int			i;
 	CommitCacheRef **refs;
 	SnapSource *src;
@@ -663,18 +688,6 @@ advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 	int			n;
 	bool		cacheable;
 
-	while (h != NULL && base == NULL)
-	{
-		best = -1;
-		for (i = 0; i < h->nrecent; i++)
-			if (h->recent[i] < v && h->recent[i] > best)
-				best = h->recent[i];
-		if (best < 0)
-			break;
-		base = lookup(scope, log, best);
-		if (base == NULL)
-			recent_forget(h, best); /* gone or stale: try an older one */
-	}
 	if (base == NULL)
 		return NULL;
 
@@ -739,6 +752,42 @@ snapshot_cache_find(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	return may_advance ?
 		advance(scope, log, history_of(log->table_path, false), version) :
 		NULL;
+}
+
+/*
+ * snapshot_cache_state_at: see snapshot_cache.h.
+ */
+bool
+snapshot_cache_state_at(CommitCacheScope *scope, DeltaLog *log, int64 version,
+						const DeltaMetadata **md, const DeltaProtocol **proto)
+{
+	SnapshotCacheRef *base;
+	const DeltaMetadata *m = NULL;
+	const DeltaProtocol *p = NULL;
+	int64		v;
+
+	if (!log_cacheable(log, version))
+		return false;
+	base = recent_base(scope, log, history_of(log->table_path, false), version);
+	if (base == NULL)
+		return false;
+
+	/* the commits after the base, newest first, until both are known */
+	for (v = version; v > base->snap->version && (m == NULL || p == NULL); v--)
+	{
+		DeltaCommit *c;
+
+		CHECK_FOR_INTERRUPTS();
+		c = commit_cache_get_state(scope, log, v)->commit;
+		if (m == NULL && c->metadata != NULL)
+			m = c->metadata;
+		if (p == NULL && c->protocol != NULL)
+			p = c->protocol;
+	}
+	*md = m != NULL ? m : base->snap->metadata;
+	*proto = p != NULL ? p : base->snap->protocol;
+	DeltaProtocolCheckReadable(log, *proto);
+	return true;
 }
 
 /*
