@@ -646,6 +646,19 @@ prepare_record(SnapHistory *h, DeltaLog *log, int64 from, int64 v,
 	return *src != NULL;
 }
 
+/* The newest of the versions cached lately at or before v, or -1. */
+static int64
+recent_newest(const SnapHistory *h, int64 v)
+{
+	int64		best = -1;
+	int			i;
+
+	for (i = 0; i < h->nrecent; i++)
+		if (h->recent[i] <= v && h->recent[i] > best)
+			best = h->recent[i];
+	return best;
+}
+
 /*
  * The newest valid cached snapshot of the table at or before v among the
  * versions cached lately, or NULL (those found gone or stale forgotten).
@@ -655,14 +668,10 @@ recent_base(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 {
 	SnapshotCacheRef *base = NULL;
 	int64		best;
-	int			i;
 
 	while (h != NULL && base == NULL)
 	{
-		best = -1;
-		for (i = 0; i < h->nrecent; i++)
-			if (h->recent[i] <= v && h->recent[i] > best)
-				best = h->recent[i];
+		best = recent_newest(h, v);
 		if (best < 0)
 			break;
 		base = lookup(scope, log, best);
@@ -761,32 +770,58 @@ bool
 snapshot_cache_state_at(CommitCacheScope *scope, DeltaLog *log, int64 version,
 						const DeltaMetadata **md, const DeltaProtocol **proto)
 {
-	SnapshotCacheRef *base;
+	SnapHistory *h;
+	SnapshotCacheRef *base = NULL;
 	const DeltaMetadata *m = NULL;
 	const DeltaProtocol *p = NULL;
+	int64		best;
 	int64		v;
 
-	if (!log_cacheable(log, version))
+	if (!log_cacheable(log, version) ||
+		(h = history_of(log->table_path, false)) == NULL)
 		return false;
-	base = recent_base(scope, log, history_of(log->table_path, false), version);
-	if (base == NULL)
-		return false;
-
-	/* the commits after the base, newest first, until both are known */
-	for (v = version; v > base->snap->version && (m == NULL || p == NULL); v--)
+	best = recent_newest(h, version);
+	v = version;
+	while (best >= 0 && base == NULL)
 	{
-		DeltaCommit *c;
+		/*
+		 * The commits after the newest cached version, newest first, until
+		 * both are known (then no snapshot is needed: the answer of the
+		 * caller's own walk), then that snapshot for what is missing (gone
+		 * or stale: the commits down to an older one).
+		 */
+		for (; v > best && (m == NULL || p == NULL); v--)
+		{
+			DeltaCommit *c;
 
-		CHECK_FOR_INTERRUPTS();
-		c = commit_cache_get_state(scope, log, v)->commit;
-		if (m == NULL && c->metadata != NULL)
-			m = c->metadata;
-		if (p == NULL && c->protocol != NULL)
-			p = c->protocol;
+			CHECK_FOR_INTERRUPTS();
+			c = commit_cache_get_state(scope, log, v)->commit;
+			if (m == NULL && c->metadata != NULL)
+				m = c->metadata;
+			if (p == NULL && c->protocol != NULL)
+				p = c->protocol;
+		}
+		if (m != NULL && p != NULL)
+			break;
+		base = lookup(scope, log, best);
+		if (base == NULL)
+		{
+			recent_forget(h, best);
+			best = recent_newest(h, best);
+		}
 	}
-	*md = m != NULL ? m : base->snap->metadata;
-	*proto = p != NULL ? p : base->snap->protocol;
-	DeltaProtocolCheckReadable(log, *proto);
+	if (m == NULL || p == NULL)
+	{
+		if (base == NULL)
+			return false;
+		if (m == NULL)
+			m = base->snap->metadata;
+		if (p == NULL)
+			p = base->snap->protocol;
+	}
+	*md = m;
+	*proto = p;
+	DeltaProtocolCheckReadable(log, p);
 	return true;
 }
 

@@ -85,13 +85,15 @@ extern SnapshotCacheRef *snapshot_cache_find(CommitCacheScope *scope,
 
 /*
  * The metaData and protocol in force at 'version' (0 <= version <= last
- * JSON commit) without building a snapshot: those of the newest valid
- * cached snapshot at or before it, unless a commit after that snapshot
- * (read for these two actions only: commit_cache_get_state) names a newer
- * one.  Both point into memory the scope keeps; the protocol is checked
- * readable.  false (nothing set) when no cached snapshot is at or before
- * version: then the caller reads the log itself.  Costs the commits after
- * that snapshot, not the log.
+ * JSON commit) without building a snapshot: the commits from version down
+ * to the newest cached snapshot at or before it are read for these two
+ * actions only (commit_cache_get_state), newest first, and what they do
+ * not name is that snapshot's (validated as every lookup is; a stale one
+ * is dropped and the walk goes on to an older one).  Both point into
+ * memory the scope keeps; the protocol is checked readable.  false
+ * (nothing set) when no cached snapshot is at or before version: then the
+ * caller reads the log itself.  Costs the commits after that snapshot,
+ * never more than the caller's own walk, not the log.
  */
 extern bool snapshot_cache_state_at(CommitCacheScope *scope, DeltaLog *log,
 									int64 version,
