@@ -447,9 +447,9 @@ rb_read_text(void *ctx, int read)
  * read_version_state: the metaData and protocol in force at read_version
  * (the newest of each at or before it), from the JSON commits read_version,
  * read_version - 1, ... through the commit cache (down to the newest
- * cached snapshot before it, when there is one: snapshot_cache_state_at),
- * reading of each only the
- * lines that may hold either action (commit_cache_get_state): the rest of
+ * cached snapshot at or before it, when there is one:
+ * snapshot_cache_state_at), reading of each only the lines that may hold
+ * either action (commit_cache_get_state): the rest of
  * the read version is no input of the check, as it is none of Delta's,
  * whose loser holds its read snapshot in memory.  Returns false when the
  * JSON commits run out first (the caller then builds the snapshot, which
