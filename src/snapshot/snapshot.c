@@ -1473,6 +1473,10 @@ DeltaSnapshotAdvance(DeltaLog *log, const DeltaSnapshot *base,
 	}
 	livefiles_destroy(delta);
 	adv_sort_files(flat, nbase, nflat);
+#ifdef USE_ASSERT_CHECKING
+	for (i = 1; i < nflat; i++)
+		Assert(DeltaFileKeyCompare(&flat[i - 1], &flat[i]) < 0);
+#endif
 	snap->n_files = nflat;
 	snap->files = MemoryContextAllocHuge(cxt, sizeof(DeltaFileAction *) *
 										 Max(nflat, 1));
