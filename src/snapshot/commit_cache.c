@@ -1106,6 +1106,21 @@ commit_cache_too_recent(const CommitFileIdentity *id)
 }
 
 /*
+ * commit_cache_ref_identity: see commit_cache.h.  (A ratified commit's
+ * entry has no file: seen_by stays 0 for it, and its identity is zeros.)
+ */
+bool
+commit_cache_ref_identity(const CommitCacheRef *ref, CommitFileIdentity *id)
+{
+	const CommitCacheEntry *e = ref->entry;
+
+	if (e == NULL || e->keyed || strstr(e->path, "#ratified:") != NULL)
+		return false;
+	*id = e->id;
+	return true;
+}
+
+/*
  * commit_cache_lookup_keyed: see commit_cache.h.
  */
 CommitCacheRef *

@@ -185,6 +185,16 @@ extern bool commit_cache_same_identity(const CommitFileIdentity *a,
 extern bool commit_cache_too_recent(const CommitFileIdentity *id);
 
 /*
+ * The identity of the commit file ref's commit was decoded from, when ref
+ * is a cache entry of a commit file (false: not cached, or not a file's).
+ * Whoever records what a result was made from takes this one: within a
+ * call an entry is served without a stat (see above), so a stat taken now
+ * may describe newer bytes than the entry's.
+ */
+extern bool commit_cache_ref_identity(const CommitCacheRef *ref,
+									  CommitFileIdentity *id);
+
+/*
  * Entries of another cache under the same bound, LRU list and pins
  * (src/snapshot/snapshot_cache.c): a DeltaCommit-shaped value and an
  * extra pointer in a memory context of their own, under a key of the

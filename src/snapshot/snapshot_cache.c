@@ -682,6 +682,34 @@ recent_base(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 }
 
 /*
+ * Whether the commits refs[0 ..] (versions base + 1 ..) that an advance
+ * read are those of the sources src[0 ..] of versions from .. to, taken
+ * before: a commit served from the cache was decoded from the file
+ * identity its entry records, which within a call need not be the file's
+ * now (commit_cache_ref_identity); a snapshot made from other bytes than
+ * the recorded ones must not be cached under them.  (A commit read now,
+ * not cached, is checked by history_record.)
+ */
+static bool
+sources_used(CommitCacheRef **refs, int64 base, int64 from, int64 to,
+			 const SnapSource *src)
+{
+	int64		w;
+
+	for (w = from; w <= to; w++)
+	{
+		const SnapSource *s = &src[w - from];
+		CommitFileIdentity id;
+
+		if (!s->ratified &&
+			commit_cache_ref_identity(refs[w - base - 1], &id) &&
+			!commit_cache_same_identity(&id, &s->id))
+			return false;
+	}
+	return true;
+}
+
+/*
  * The snapshot at v made from the newest valid cached one before it, or
  * NULL when there is none.
  */
@@ -713,7 +741,8 @@ advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 	}
 	snap = DeltaSnapshotAdvance(log, base->snap, scope, refs, n);
 	if (cacheable && rec_from <= v)
-		cacheable = history_record(h, log, rec_from, v, src);
+		cacheable = sources_used(refs, base->snap->version, rec_from, v, src) &&
+			history_record(h, log, rec_from, v, src);
 	stats.advanced++;
 	return store(scope, log, h, make_entry(snap), cacheable);
 }
