@@ -1216,6 +1216,26 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 }
 
 /*
+ * delta_stats_scan_header: see stats.h.  scan_header's numRecords is
+ * dj_to_int64's of a number (a string there is no count, as for
+ * DeltaStatsFieldsFromJson).
+ */
+bool
+delta_stats_scan_header(const char *json, size_t len, DeltaStatsHeader *hdr)
+{
+	StatsScan	sc;
+
+	memset(&sc, 0, sizeof(sc));
+	if (!scan_root(&sc, json, json + len, 0, NULL, NULL, NULL) ||
+		sc.p != sc.end)
+		return false;
+	if (sc.num_records.type != DJ_NUMBER)
+		sc.num_records.type = SPAN_ABSENT;
+	scan_header(&sc, hdr);
+	return true;
+}
+
+/*
  * One remembered layout of the prescan: a shape (jshape.h) and role[]:
  * the slot that holds numRecords, tightBounds, then min, max, nullCount of
  * each column (-1: absent in that layout).
