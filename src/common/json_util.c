@@ -1919,6 +1919,96 @@ struct StatsLayout
 #define STATS_LAYOUT_EAGER_MISSES 4
 #define STATS_LAYOUT_RETRY_EVERY 64
 
+/*
+ * Once every place is taken, a layout is made only from a text whose keys
+ * a recent miss had too: making one costs some twenty parses of the text,
+ * and a layout met once (a file missing one column's statistics, a writer
+ * that orders columns anew) would only displace one that repeats.  The keys are told by a
+ * signature that ignores their order and nesting (the sum of a hash of
+ * each key, and their number); two texts with the same signature may
+ * still be of different layouts, which only costs a layout made in vain.
+ */
+#define STATS_MISS_SIGNATURES 32
+
+typedef struct StatsKeySignature
+{
+	uint64		sum;
+	uint32		nkeys;
+} StatsKeySignature;
+
+static StatsKeySignature dc_miss_sigs[STATS_MISS_SIGNATURES];
+static int	dc_n_miss_sigs = 0;
+static int	dc_next_miss_sig = 0;
+
+/*
+ * stats_key_signature: the signature of the keys of JSON text[0..len)
+ * (any string followed by ':' is a key).  Reads only inside the text, for
+ * any bytes; allocates nothing.
+ */
+static StatsKeySignature
+stats_key_signature(const char *text, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) text;
+	const unsigned char *end = p + len;
+	StatsKeySignature sig = {0, 0};
+
+	while (p < end)
+	{
+		const unsigned char *q;
+		uint64		h;
+
+		p = memchr(p, '"', end - p);
+		if (p == NULL)
+			break;
+		/* a string: FNV-1a over its bytes up to the closing quote */
+		h = UINT64CONST(14695981039346656037);
+		for (q = p + 1; q < end && *q != '"'; q++)
+		{
+			if (*q == '\\' && q + 1 < end)
+			{
+				h = (h ^ *q) * UINT64CONST(1099511628211);
+				q++;
+			}
+			h = (h ^ *q) * UINT64CONST(1099511628211);
+		}
+		p = q < end ? q + 1 : end;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+		if (p < end && *p == ':')
+		{
+			/* (a final mix so that sums of similar keys differ well) */
+			h ^= h >> 29;
+			h *= UINT64CONST(0xbf58476d1ce4e5b9);
+			h ^= h >> 32;
+			sig.sum += h;
+			sig.nkeys++;
+		}
+	}
+	return sig;
+}
+
+/*
+ * stats_miss_repeats: whether a recent miss had sig (that entry then
+ * used up); else sig is remembered, replacing the oldest.
+ */
+static bool
+stats_miss_repeats(StatsKeySignature sig)
+{
+	int			i;
+
+	for (i = 0; i < dc_n_miss_sigs; i++)
+		if (dc_miss_sigs[i].sum == sig.sum && dc_miss_sigs[i].nkeys == sig.nkeys)
+		{
+			dc_miss_sigs[i].nkeys = PG_UINT32_MAX;	/* (no text has that many) */
+			return true;
+		}
+	dc_miss_sigs[dc_next_miss_sig] = sig;
+	dc_next_miss_sig = (dc_next_miss_sig + 1) % STATS_MISS_SIGNATURES;
+	if (dc_n_miss_sigs < STATS_MISS_SIGNATURES)
+		dc_n_miss_sigs++;
+	return false;
+}
+
 /* collect v's scalar leaves in text order into leaf[*n] (room: max) */
 static bool
 layout_leaves(DjValue *v, DjValue **leaf, int max, int *n)
@@ -3057,7 +3147,9 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 		dc_stats_layout_misses++;
 		if (result != NULL &&
 			(dc_stats_layout_misses <= STATS_LAYOUT_EAGER_MISSES ||
-			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0))
+			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0) &&
+			(dc_n_stats_layouts < DC_STATS_LAYOUTS ||
+			 stats_miss_repeats(stats_key_signature(text, len))))
 		{
 			dc_layout_seq++;
 			layout_learn(text, len);
