@@ -1696,7 +1696,7 @@ static MemoryContext dc_scratch_cxt = NULL;
  */
 typedef struct StatsLayout StatsLayout;
 
-#define DC_STATS_LAYOUTS 8
+#define DC_STATS_LAYOUTS 32
 #define STATS_LAYOUT_EXACT_TRIES 3	/* layouts a text is matched byte for
 										 * byte against (then by its keys) */
 #define STATS_LAYOUT_ESCAPED_TRIES 4	/* layouts a line's text is tried on */
@@ -1913,6 +1913,8 @@ struct StatsLayout
 	 */
 	bool		has_eshape;
 	JsShape		eshape;
+	uint64		sig_sum;		/* the model's key signature */
+	uint32		sig_nkeys;		/* (stats_key_signature) */
 };
 
 /* Rebuild after each of the first few misses in a row, then every 64th. */
@@ -1926,7 +1928,8 @@ struct StatsLayout
  * that orders columns anew) would only displace one that repeats.  The keys are told by a
  * signature that ignores their order and nesting (the sum of a hash of
  * each key, and their number); two texts with the same signature may
- * still be of different layouts, which only costs a layout made in vain.
+ * still be of different layouts, which only costs a layout made in vain
+ * or a match tried in vain.
  */
 #define STATS_MISS_SIGNATURES 32
 
@@ -1948,41 +1951,51 @@ static int	dc_next_miss_sig = 0;
 static StatsKeySignature
 stats_key_signature(const char *text, size_t len)
 {
-	const unsigned char *p = (const unsigned char *) text;
-	const unsigned char *end = p + len;
+	const char *p = text;
+	const char *end = text + len;
 	StatsKeySignature sig = {0, 0};
 
 	while (p < end)
 	{
-		const unsigned char *q;
-		uint64		h;
+		const char *q;
+		const char *r;
 
 		p = memchr(p, '"', end - p);
 		if (p == NULL)
 			break;
-		/* a string: FNV-1a over its bytes up to the closing quote */
-		h = UINT64CONST(14695981039346656037);
-		for (q = p + 1; q < end && *q != '"'; q++)
+		/* the closing quote: one not escaped by an odd run of backslashes */
+		q = p + 1;
+		for (;;)
 		{
-			if (*q == '\\' && q + 1 < end)
-			{
-				h = (h ^ *q) * UINT64CONST(1099511628211);
-				q++;
-			}
-			h = (h ^ *q) * UINT64CONST(1099511628211);
+			const char *b;
+
+			q = memchr(q, '"', end - q);
+			if (q == NULL)
+				return sig;
+			for (b = q; b > p + 1 && b[-1] == '\\'; b--)
+				;
+			if ((q - b) % 2 == 0)
+				break;
+			q++;
 		}
-		p = q < end ? q + 1 : end;
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-			p++;
-		if (p < end && *p == ':')
+		r = q + 1;
+		while (r < end && (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'))
+			r++;
+		if (r < end && *r == ':')
 		{
-			/* (a final mix so that sums of similar keys differ well) */
+			/* FNV-1a over the key's bytes, then a final mix */
+			uint64		h = UINT64CONST(14695981039346656037);
+			const unsigned char *k;
+
+			for (k = (const unsigned char *) p + 1; k < (const unsigned char *) q; k++)
+				h = (h ^ *k) * UINT64CONST(1099511628211);
 			h ^= h >> 29;
 			h *= UINT64CONST(0xbf58476d1ce4e5b9);
 			h ^= h >> 32;
 			sig.sum += h;
 			sig.nkeys++;
 		}
+		p = r;
 	}
 	return sig;
 }
@@ -3052,7 +3065,7 @@ layout_to_front(int i)
  * made the general way) when it fits one, last in the list.
  */
 static void
-layout_learn(const char *text, size_t len)
+layout_learn(const char *text, size_t len, StatsKeySignature sig)
 {
 	/* (built under the current context, which an ERROR leaves it to) */
 	StatsLayout *fresh = layout_new(CurrentMemoryContext);
@@ -3063,6 +3076,8 @@ layout_learn(const char *text, size_t len)
 		MemoryContextDelete(fresh->cxt);
 		return;
 	}
+	fresh->sig_sum = sig.sum;
+	fresh->sig_nkeys = sig.nkeys;
 	MemoryContextSetParent(fresh->cxt, TopMemoryContext);
 	if (dc_n_stats_layouts == DC_STATS_LAYOUTS)
 	{
@@ -3086,12 +3101,14 @@ layout_learn(const char *text, size_t len)
  * other layouts come in between; then byte for byte against the rest.
  */
 static int
-layout_find(const char *text, size_t len)
+layout_find(const char *text, size_t len, StatsKeySignature *sig)
 {
 	int			n = dc_n_stats_layouts;
 	int			first = Min(n, STATS_LAYOUT_EXACT_TRIES);
 	size_t		consumed;
 	int			i;
+
+	sig->nkeys = PG_UINT32_MAX;	/* not computed */
 
 	for (i = 0; i < first; i++)
 	{
@@ -3109,13 +3126,28 @@ layout_find(const char *text, size_t len)
 					return i;
 				break;
 			}
+	if (first == n)
+		return n;
+
+	/*
+	 * The rest: only layouts of the text's keys can match, byte for byte
+	 * or by key (a wrong signature only sends the text to the parse).
+	 */
+	*sig = stats_key_signature(text, len);
 	for (i = first; i < n; i++)
 	{
 		StatsLayout *lay = dc_stats_layouts[i];
 
+		if (lay->sig_sum != sig->sum || lay->sig_nkeys != sig->nkeys)
+			continue;
 		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
 					 NULL, NULL) && consumed == len)
 			return i;
+		if (lay != dc_keyed_layout && layout_keyed_match(lay, text, len))
+		{
+			dc_keyed_layout = lay;
+			return i;
+		}
 	}
 	return n;
 }
@@ -3131,10 +3163,11 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 {
 	StatsLayout *lay = NULL;
 	Jsonb	   *result = NULL;
+	StatsKeySignature sig;
 	int			i;
 
 	dc_layout_seq++;
-	i = layout_find(text, len);
+	i = layout_find(text, len, &sig);
 	if (i == dc_n_stats_layouts)
 	{
 		/*
@@ -3147,12 +3180,16 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 		dc_stats_layout_misses++;
 		if (result != NULL &&
 			(dc_stats_layout_misses <= STATS_LAYOUT_EAGER_MISSES ||
-			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0) &&
-			(dc_n_stats_layouts < DC_STATS_LAYOUTS ||
-			 stats_miss_repeats(stats_key_signature(text, len))))
+			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0))
 		{
-			dc_layout_seq++;
-			layout_learn(text, len);
+			if (sig.nkeys == PG_UINT32_MAX)
+				sig = stats_key_signature(text, len);
+			if (dc_n_stats_layouts < DC_STATS_LAYOUTS ||
+				stats_miss_repeats(sig))
+			{
+				dc_layout_seq++;
+				layout_learn(text, len, sig);
+			}
 		}
 		return result;
 	}
