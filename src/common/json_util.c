@@ -1688,11 +1688,14 @@ static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
 /*
- * The layouts of the last few statistics texts (dc_json_stats_to_jsonb_keys),
+ * The layouts of the last statistics texts (dc_json_stats_to_jsonb_keys),
  * the one matched last first; a layout made from a text none matched goes
  * last, replacing the last one when all places are taken, so that a layout
- * seen once displaces none that repeats.  Writers mix a few layouts
- * (nullCount first or last, a column's min and max missing on some files).
+ * seen once displaces none that repeats.  Writers mix layouts (nullCount
+ * first or last, a column's min and max missing on some files, columns in
+ * a new order on every file); past the first few, a text is tried only
+ * against the layouts of its keys (their signature, see
+ * stats_key_signature), so that many can be kept.
  */
 typedef struct StatsLayout StatsLayout;
 
@@ -1924,12 +1927,12 @@ struct StatsLayout
 /*
  * Once every place is taken, a layout is made only from a text whose keys
  * a recent miss had too: making one costs some twenty parses of the text,
- * and a layout met once (a file missing one column's statistics, a writer
- * that orders columns anew) would only displace one that repeats.  The keys are told by a
- * signature that ignores their order and nesting (the sum of a hash of
- * each key, and their number); two texts with the same signature may
- * still be of different layouts, which only costs a layout made in vain
- * or a match tried in vain.
+ * and a layout met once (a file missing one column's statistics) would
+ * only displace one that repeats.  The keys are told by a signature that
+ * ignores their order and nesting (the sum of a hash of each key, and
+ * their number); two texts with the same signature may still be of
+ * different layouts, which only costs a layout made in vain or a match
+ * tried in vain.
  */
 #define STATS_MISS_SIGNATURES 32
 
@@ -3098,7 +3101,9 @@ layout_learn(const char *text, size_t len, StatsKeySignature sig)
  * byte against the layouts matched last; then by its keys: a writer that
  * orders them anew on every file (delta-rs) has its texts keyed-matched
  * to the layout the last such text matched or was made into, whatever
- * other layouts come in between; then byte for byte against the rest.
+ * other layouts come in between; then, byte for byte and by key, against
+ * the rest of the layouts whose key signature is the text's (*sig: set
+ * then, else its nkeys is PG_UINT32_MAX).
  */
 static int
 layout_find(const char *text, size_t len, StatsKeySignature *sig)
