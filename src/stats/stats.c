@@ -726,7 +726,7 @@ scan_string(StatsScan *sc, ScanSpan *span, bool key)
 
 	if (!scan_quote(sc))
 		return false;
-	q = dj_plain_run4(q, end);
+	q = dj_plain_span(q, end);
 	if (sc->esc ? (end - q < 2 || q[0] != '\\' || q[1] != '"') :
 		(q >= end || *q != '"'))
 	{
