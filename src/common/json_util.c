@@ -1688,15 +1688,18 @@ static DcArena *dc_scratch_arena = NULL;
 static MemoryContext dc_scratch_cxt = NULL;
 
 /*
- * The layouts of the last few statistics texts (dc_json_stats_to_jsonb_keys),
+ * The layouts of the last statistics texts (dc_json_stats_to_jsonb_keys),
  * the one matched last first; a layout made from a text none matched goes
  * last, replacing the last one when all places are taken, so that a layout
- * seen once displaces none that repeats.  Writers mix a few layouts
- * (nullCount first or last, a column's min and max missing on some files).
+ * seen once displaces none that repeats.  Writers mix layouts (nullCount
+ * first or last, a column's min and max missing on some files, columns in
+ * a new order on every file); past the first few, a text is tried only
+ * against the layouts of its keys (their signature, see
+ * stats_key_signature), so that many can be kept.
  */
 typedef struct StatsLayout StatsLayout;
 
-#define DC_STATS_LAYOUTS 8
+#define DC_STATS_LAYOUTS 32
 #define STATS_LAYOUT_EXACT_TRIES 3	/* layouts a text is matched byte for
 										 * byte against (then by its keys) */
 #define STATS_LAYOUT_ESCAPED_TRIES 4	/* layouts a line's text is tried on */
@@ -1913,11 +1916,114 @@ struct StatsLayout
 	 */
 	bool		has_eshape;
 	JsShape		eshape;
+	uint64		sig_sum;		/* the model's key signature */
+	uint32		sig_nkeys;		/* (stats_key_signature) */
 };
 
 /* Rebuild after each of the first few misses in a row, then every 64th. */
 #define STATS_LAYOUT_EAGER_MISSES 4
 #define STATS_LAYOUT_RETRY_EVERY 64
+
+/*
+ * Once every place is taken, a layout is made only from a text whose keys
+ * a recent miss had too: making one costs some twenty parses of the text,
+ * and a layout met once (a file missing one column's statistics) would
+ * only displace one that repeats.  The keys are told by a signature that
+ * ignores their order and nesting (the sum of a hash of each key, and
+ * their number); two texts with the same signature may still be of
+ * different layouts, which only costs a layout made in vain or a match
+ * tried in vain.
+ */
+#define STATS_MISS_SIGNATURES 32
+
+typedef struct StatsKeySignature
+{
+	uint64		sum;
+	uint32		nkeys;
+} StatsKeySignature;
+
+static StatsKeySignature dc_miss_sigs[STATS_MISS_SIGNATURES];
+static int	dc_n_miss_sigs = 0;
+static int	dc_next_miss_sig = 0;
+
+/*
+ * stats_key_signature: the signature of the keys of JSON text[0..len)
+ * (any string followed by ':' is a key).  Reads only inside the text, for
+ * any bytes; allocates nothing.
+ */
+static StatsKeySignature
+stats_key_signature(const char *text, size_t len)
+{
+	const char *p = text;
+	const char *end = text + len;
+	StatsKeySignature sig = {0, 0};
+
+	while (p < end)
+	{
+		const char *q;
+		const char *r;
+
+		p = memchr(p, '"', end - p);
+		if (p == NULL)
+			break;
+		/* the closing quote: one not escaped by an odd run of backslashes */
+		q = p + 1;
+		for (;;)
+		{
+			const char *b;
+
+			q = memchr(q, '"', end - q);
+			if (q == NULL)
+				return sig;
+			for (b = q; b > p + 1 && b[-1] == '\\'; b--)
+				;
+			if ((q - b) % 2 == 0)
+				break;
+			q++;
+		}
+		r = q + 1;
+		while (r < end && (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'))
+			r++;
+		if (r < end && *r == ':')
+		{
+			/* FNV-1a over the key's bytes, then a final mix */
+			uint64		h = UINT64CONST(14695981039346656037);
+			const unsigned char *k;
+
+			for (k = (const unsigned char *) p + 1; k < (const unsigned char *) q; k++)
+				h = (h ^ *k) * UINT64CONST(1099511628211);
+			h ^= h >> 29;
+			h *= UINT64CONST(0xbf58476d1ce4e5b9);
+			h ^= h >> 32;
+			sig.sum += h;
+			sig.nkeys++;
+		}
+		p = r;
+	}
+	return sig;
+}
+
+/*
+ * stats_miss_repeats: whether a recent miss had sig (that entry then
+ * used up); else sig is remembered, replacing the oldest.
+ */
+static bool
+stats_miss_repeats(StatsKeySignature sig)
+{
+	int			i;
+
+	for (i = 0; i < dc_n_miss_sigs; i++)
+		if (dc_miss_sigs[i].sum == sig.sum && dc_miss_sigs[i].nkeys == sig.nkeys)
+		{
+			dc_miss_sigs[i].nkeys = PG_UINT32_MAX;	/* (no text has that many) */
+			return true;
+		}
+	dc_miss_sigs[dc_next_miss_sig] = sig;
+	dc_next_miss_sig = (dc_next_miss_sig + 1) % STATS_MISS_SIGNATURES;
+	if (dc_n_miss_sigs < STATS_MISS_SIGNATURES)
+		dc_n_miss_sigs++;
+	return false;
+}
 
 /* collect v's scalar leaves in text order into leaf[*n] (room: max) */
 static bool
@@ -2962,7 +3068,7 @@ layout_to_front(int i)
  * made the general way) when it fits one, last in the list.
  */
 static void
-layout_learn(const char *text, size_t len)
+layout_learn(const char *text, size_t len, StatsKeySignature sig)
 {
 	/* (built under the current context, which an ERROR leaves it to) */
 	StatsLayout *fresh = layout_new(CurrentMemoryContext);
@@ -2973,6 +3079,8 @@ layout_learn(const char *text, size_t len)
 		MemoryContextDelete(fresh->cxt);
 		return;
 	}
+	fresh->sig_sum = sig.sum;
+	fresh->sig_nkeys = sig.nkeys;
 	MemoryContextSetParent(fresh->cxt, TopMemoryContext);
 	if (dc_n_stats_layouts == DC_STATS_LAYOUTS)
 	{
@@ -2993,15 +3101,19 @@ layout_learn(const char *text, size_t len)
  * byte against the layouts matched last; then by its keys: a writer that
  * orders them anew on every file (delta-rs) has its texts keyed-matched
  * to the layout the last such text matched or was made into, whatever
- * other layouts come in between; then byte for byte against the rest.
+ * other layouts come in between; then, byte for byte and by key, against
+ * the rest of the layouts whose key signature is the text's (*sig: set
+ * then, else its nkeys is PG_UINT32_MAX).
  */
 static int
-layout_find(const char *text, size_t len)
+layout_find(const char *text, size_t len, StatsKeySignature *sig)
 {
 	int			n = dc_n_stats_layouts;
 	int			first = Min(n, STATS_LAYOUT_EXACT_TRIES);
 	size_t		consumed;
 	int			i;
+
+	sig->nkeys = PG_UINT32_MAX;	/* not computed */
 
 	for (i = 0; i < first; i++)
 	{
@@ -3019,13 +3131,28 @@ layout_find(const char *text, size_t len)
 					return i;
 				break;
 			}
+	if (first == n)
+		return n;
+
+	/*
+	 * The rest: only layouts of the text's keys can match, byte for byte
+	 * or by key (a wrong signature only sends the text to the parse).
+	 */
+	*sig = stats_key_signature(text, len);
 	for (i = first; i < n; i++)
 	{
 		StatsLayout *lay = dc_stats_layouts[i];
 
+		if (lay->sig_sum != sig->sum || lay->sig_nkeys != sig->nkeys)
+			continue;
 		if (js_match(&lay->shape, text, text + len, lay->slots, &consumed,
 					 NULL, NULL) && consumed == len)
 			return i;
+		if (lay != dc_keyed_layout && layout_keyed_match(lay, text, len))
+		{
+			dc_keyed_layout = lay;
+			return i;
+		}
 	}
 	return n;
 }
@@ -3041,10 +3168,11 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 {
 	StatsLayout *lay = NULL;
 	Jsonb	   *result = NULL;
+	StatsKeySignature sig;
 	int			i;
 
 	dc_layout_seq++;
-	i = layout_find(text, len);
+	i = layout_find(text, len, &sig);
 	if (i == dc_n_stats_layouts)
 	{
 		/*
@@ -3059,8 +3187,14 @@ dc_json_stats_to_jsonb_keys(const char *text, size_t len,
 			(dc_stats_layout_misses <= STATS_LAYOUT_EAGER_MISSES ||
 			 dc_stats_layout_misses % STATS_LAYOUT_RETRY_EVERY == 0))
 		{
-			dc_layout_seq++;
-			layout_learn(text, len);
+			if (sig.nkeys == PG_UINT32_MAX)
+				sig = stats_key_signature(text, len);
+			if (dc_n_stats_layouts < DC_STATS_LAYOUTS ||
+				stats_miss_repeats(sig))
+			{
+				dc_layout_seq++;
+				layout_learn(text, len, sig);
+			}
 		}
 		return result;
 	}

@@ -38,6 +38,7 @@
 #include "snapshot/commit_cache.h"
 #include "snapshot/snapshot.h"
 #include "stats/predicate.h"
+#include "stats/stats.h"
 
 /*
  * A live file during replay: its key, size and where its add is.  fa is set
@@ -118,6 +119,8 @@ struct DeltaSnapshotLazy
 	LazyFile	files[LAZY_FILES];
 	DeltaCkptCursor *ckpt_cursor;	/* checkpoint files (fa != NULL) are
 									 * keys only: decode them with this */
+	bool		no_tags;		/* DELTA_DECODE_FULL leaves tags out (the
+								 * files of DeltaSnapshotBuild) */
 	MemoryContextCallback close_cb;
 };
 
@@ -179,18 +182,79 @@ live_key_compare(const LiveKey *a, const LiveKey *b)
 }
 
 /*
- * qsort comparator over LiveKey pointers.  Sorting a million-file snapshot
- * takes a while, so it checks for interrupts every 64k comparisons:
- * pg_qsort holds no resources, an ERROR may leave it.
+ * Sorting the live keys (live_key_compare's order) without a strcmp per
+ * comparison: each key is sorted with its path's first 16 bytes as two
+ * big-endian integers (bytes past the path's end zero).  Two paths whose
+ * integers differ compare as strcmp compares them (a path that ends first
+ * has a zero where the other has a byte, as strcmp sees its NUL); equal
+ * integers fall back to live_key_compare.  The sort is interruptible: it
+ * holds no resources, an ERROR may leave it.
  */
-static int
-cmp_live_key_ptr(const void *a, const void *b)
+typedef struct SortedKey
 {
-	static uint32 ncalls = 0;
+	uint64		k0;				/* path bytes 0..7, big-endian */
+	uint64		k1;				/* path bytes 8..15 */
+	LiveKey    *key;
+} SortedKey;
 
-	if ((++ncalls & 0xFFFF) == 0)
-		CHECK_FOR_INTERRUPTS();
-	return live_key_compare(*(LiveKey *const *) a, *(LiveKey *const *) b);
+static inline int
+sorted_key_compare(const SortedKey *a, const SortedKey *b)
+{
+	if (a->k0 != b->k0)
+		return a->k0 < b->k0 ? -1 : 1;
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	return live_key_compare(a->key, b->key);
+}
+
+#define ST_SORT sort_live_keys
+#define ST_ELEMENT_TYPE SortedKey
+#define ST_COMPARE(a, b) sorted_key_compare(a, b)
+#define ST_CHECK_FOR_INTERRUPTS
+#define ST_SCOPE static
+#define ST_DECLARE
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+/* the first 16 bytes of path (zero past its end) as two integers */
+static inline void
+path_prefix_key(const char *path, uint64 *k0, uint64 *k1)
+{
+	uint64		v[2] = {0, 0};
+	int			i;
+
+	for (i = 0; i < 16 && path[i] != '\0'; i++)
+		v[i >> 3] |= (uint64) (unsigned char) path[i] << (8 * (7 - (i & 7)));
+	*k0 = v[0];
+	*k1 = v[1];
+}
+
+/*
+ * Sort keys[0..n) by live_key_compare; a scratch array in
+ * CurrentMemoryContext, freed before returning.
+ */
+static void
+live_keys_sort(LiveKey **keys, int64 n)
+{
+	SortedKey  *sk;
+	int64		i;
+
+	if (n < 2)
+		return;
+	sk = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(SortedKey) * n);
+	for (i = 0; i < n; i++)
+	{
+		path_prefix_key(keys[i]->path, &sk[i].k0, &sk[i].k1);
+		sk[i].key = keys[i];
+	}
+	sort_live_keys(sk, n);
+	for (i = 0; i < n; i++)
+		keys[i] = sk[i].key;
+	pfree(sk);
+#ifdef USE_ASSERT_CHECKING
+	for (i = 1; i < n; i++)
+		Assert(live_key_compare(keys[i - 1], keys[i]) <= 0);
+#endif
 }
 
 /*
@@ -835,7 +899,7 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 
 	/*
 	 * The survivors in log order, then sorted: logs written in path order
-	 * (common) are recognised as sorted by pg_qsort's presorted check.
+	 * (common) are recognised as sorted by the sort's presorted check.
 	 */
 	lz->keys = MemoryContextAllocHuge(cxt, sizeof(LiveKey *) *
 									  Max(rs.live->members, 1));
@@ -857,7 +921,7 @@ build_lazy(DeltaLog *log, int64 version, bool keys_only)
 		pfree(rs.order);
 	if (rs.fbuf)
 		pfree(rs.fbuf);
-	qsort(lz->keys, n, sizeof(LiveKey *), cmp_live_key_ptr);
+	live_keys_sort(lz->keys, n);
 	if (start != NULL && start->ckpt_keys_only)
 		lazy_checkpoint_files(snap, start);
 
@@ -1032,6 +1096,47 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 	return w->buf + (k->offset - start);
 }
 
+
+/* a stats text's numRecords through DeltaStatsFieldsFromJson (a peek) */
+static void
+stats_fields_peek(void *arg, const DjValue *v)
+{
+	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
+}
+
+/*
+ * Set fa->has_num_records / num_records / tight_bounds from fa->stats as
+ * DELTA_DECODE_FULL sets them: with the statistics scanner, or (a text
+ * outside its subset) from a parse.  Nothing stays allocated.
+ */
+static void
+stats_header_fields(DeltaFileAction *fa)
+{
+	DeltaStatsHeader hdr;
+	size_t		len = strlen(fa->stats);
+
+	if (delta_stats_scan_header(fa->stats, len, &hdr))
+	{
+		fa->has_num_records = hdr.has_num_records;
+		fa->num_records = hdr.has_num_records ? hdr.num_records : 0;
+		fa->tight_bounds = hdr.tight_bounds;
+	}
+	else
+		(void) dc_json_peek(fa->stats, len, stats_fields_peek, fa);
+#ifdef USE_ASSERT_CHECKING
+	{
+		DeltaFileAction ref;
+
+		memset(&ref, 0, sizeof(ref));
+		ref.tight_bounds = -1;
+		(void) dc_json_peek(fa->stats, len, stats_fields_peek, &ref);
+		Assert(ref.has_num_records == fa->has_num_records &&
+			   ref.num_records == fa->num_records &&
+			   ref.tight_bounds == fa->tight_bounds);
+	}
+#endif
+}
+
 /*
  * Decode the add behind a live key into CurrentMemoryContext, reading its
  * line again from its commit file (lazy_window_line).
@@ -1064,6 +1169,30 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	 * arena takes a block as usual.
 	 */
 	DeltaArenaNewBlock(&b.strings, (size_t) k->len + 64);
+	if (mode == DELTA_DECODE_FULL && lz->no_tags)
+	{
+		/*
+		 * An add line of the common shape decoded as DELTA_DECODE_ROW, then
+		 * numRecords and tightBounds taken from its statistics as
+		 * DELTA_DECODE_FULL takes them: the file without its tags.
+		 */
+		DeltaFileAction *fa = palloc(sizeof(DeltaFileAction));
+		bool		ok;
+
+		b.mode = DELTA_DECODE_ROW;
+		ok = addline_decode_row(&b, line, k->len, fa, false);
+		b.mode = mode;
+		if (ok)
+		{
+			DeltaErrorContextPop(&errpos);
+			if (!lazy_key_matches(fa, k))
+				lazy_log_changed(name);
+			if (fa->stats != NULL)
+				stats_header_fields(fa);
+			return fa;
+		}
+		pfree(fa);
+	}
 	if (mode == DELTA_DECODE_ROW)
 	{
 		/* an add line of the common shape: no parse tree (addline.c) */
@@ -1086,7 +1215,11 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 		DeltaFileAction *fa = &b.files[i];
 
 		if (fa->kind == DELTA_FILE_ADD && lazy_key_matches(fa, k))
+		{
+			if (mode == DELTA_DECODE_FULL && lz->no_tags)
+				fa->tags_json = NULL;
 			return fa;
+		}
 	}
 	lazy_log_changed(name);
 	return NULL;				/* keep compiler quiet */
@@ -1153,6 +1286,8 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
 	int64		i;
 	DeltaFileAction **files;
+
+	snap->lazy->no_tags = true;
 
 	files = MemoryContextAllocHuge(snap->cxt, sizeof(DeltaFileAction *) *
 								   Max(snap->n_files, 1));

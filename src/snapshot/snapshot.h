@@ -55,7 +55,10 @@ typedef struct DeltaSnapshot
  * (ERRCODE_INVALID_PARAMETER_VALUE), JSON commits needed but gone and no
  * checkpoint available (ERRCODE_FEATURE_NOT_SUPPORTED, "checkpoint needed"),
  * no metaData/protocol at that version (ERRCODE_DATA_CORRUPTED), plus any
- * error of DeltaLogReadCommit.
+ * error of DeltaLogReadCommit.  The files are decoded as
+ * DELTA_DECODE_FULL decodes them, except that the tags of files added by
+ * JSON commits are not kept (tags_json NULL; a checkpoint's may be): no
+ * reader of a built snapshot returns them.
  */
 extern DeltaSnapshot *DeltaSnapshotBuild(DeltaLog *log, int64 version);
 

@@ -726,7 +726,7 @@ scan_string(StatsScan *sc, ScanSpan *span, bool key)
 
 	if (!scan_quote(sc))
 		return false;
-	q = dj_plain_run4(q, end);
+	q = dj_plain_span(q, end);
 	if (sc->esc ? (end - q < 2 || q[0] != '\\' || q[1] != '"') :
 		(q >= end || *q != '"'))
 	{
@@ -1212,6 +1212,26 @@ scan_stats(const char *json, int nfields, const DeltaField *const *fields,
 						   sc.has_min_obj, sc.has_max_obj,
 						   hdr->has_num_records, hdr->num_records, out[k]);
 	}
+	return true;
+}
+
+/*
+ * delta_stats_scan_header: see stats.h.  scan_header's numRecords is
+ * dj_to_int64's of a number (a string there is no count, as for
+ * DeltaStatsFieldsFromJson).
+ */
+bool
+delta_stats_scan_header(const char *json, size_t len, DeltaStatsHeader *hdr)
+{
+	StatsScan	sc;
+
+	memset(&sc, 0, sizeof(sc));
+	if (!scan_root(&sc, json, json + len, 0, NULL, NULL, NULL) ||
+		sc.p != sc.end)
+		return false;
+	if (sc.num_records.type != DJ_NUMBER)
+		sc.num_records.type = SPAN_ABSENT;
+	scan_header(&sc, hdr);
 	return true;
 }
 

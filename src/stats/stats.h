@@ -78,6 +78,17 @@ typedef struct DeltaStatsHeader
 } DeltaStatsHeader;
 
 /*
+ * delta_stats_scan_header: numRecords and tightBounds of the stats text
+ * json[0..len) (no NUL inside) into *hdr with the statistics scanner, the
+ * values DeltaStatsFieldsFromJson takes from its parse (has_stats: the
+ * text is a JSON object).  False when the text is outside the scanner's
+ * subset (invalid JSON among it): nothing set, the caller parses it.
+ * Allocates nothing.
+ */
+extern bool delta_stats_scan_header(const char *json, size_t len,
+									DeltaStatsHeader *hdr);
+
+/*
  * Decoded statistics of every file of one commit, for the columns asked
  * for so far (the conflict checker's session cache keeps them with the
  * commit, src/commit_cache.c).  A column is keyed by

@@ -113,3 +113,20 @@ SELECT lazy_count(:'d' || 'json_interleaved');
 DROP FUNCTION lazy_count(text);
 DROP FUNCTION lazy_div(text);
 RESET lazyio.d;
+
+-- ===================================================================
+-- row order (test/data/lazyio/make_path_order.py): paths byte by byte as
+-- strcmp orders them (prefixes of one another, 16-byte prefixes shared,
+-- UTF-8), then a file without its deletion vector before the same path
+-- with one
+-- ===================================================================
+SELECT string_agg(path || CASE WHEN deletion_vector IS NULL THEN '' ELSE '+dv' END,
+                  ' ') AS rows_in_order
+  FROM deltacc.snapshot_files(:'d' || 'path_order');
+SELECT count(*) AS files,
+       bool_and(n = 1 OR prev < path COLLATE "C" OR
+                (prev = path AND prev_dv IS NULL AND dv IS NOT NULL)) AS in_order
+  FROM (SELECT n, path, deletion_vector AS dv,
+               lag(path COLLATE "C") OVER (ORDER BY n) AS prev,
+               lag(deletion_vector) OVER (ORDER BY n) AS prev_dv
+          FROM deltacc.snapshot_files(:'d' || 'path_order') WITH ORDINALITY AS s(path, pv, size, mt, nr, st, deletion_vector, b, d, n)) o;

@@ -70,3 +70,47 @@ SELECT path, num_records,
   FROM deltacc.snapshot_files(current_setting('deltacc_test.p'))
  WHERE path LIKE 'f%'
  ORDER BY path;
+--
+-- Layouts found by their keys (test/data/stats_jsonb_keyed/generate.py):
+-- 1,000 texts each of many layouts interleaved line by line: "tame" (three
+-- key sets, key orders at every level, each key's values of one type, as
+-- a writer that orders its columns anew writes them) and "wild" (missing
+-- columns, nested structs, other value types under the same keys,
+-- escapes, UTF-8, NaN / Infinity strings, numbers of every size, duplicate
+-- and escaped keys, white space).  Each must be what PostgreSQL's jsonb
+-- input makes of the text, through snapshot_files and load_log; the tame
+-- texts are nearly all written from a layout (at most 5% to the parse
+-- tree: the strings with escapes, which layouts decline).
+--
+CREATE FUNCTION pg_temp.keyed_ref(t text) RETURNS TABLE (path text, stats jsonb)
+LANGUAGE sql AS $$
+  SELECT a ->> 'path', pg_temp.try_jsonb(a ->> 'stats')
+    FROM (SELECT l::jsonb -> 'add' AS a
+            FROM regexp_split_to_table(pg_read_file(t || '/_delta_log/00000000000000000000.json'),
+                                       E'\n') AS l
+           WHERE l LIKE '{"add"%') x $$;
+SELECT set_config('deltacc_test.k', :'abs_srcdir' || '/data/stats_jsonb_keyed/', false) IS NOT NULL AS ok;
+SELECT d, (SELECT count(*) FROM deltacc.fastpath_stats(true)) > 0 AS reset,
+       (SELECT count(*) FILTER (WHERE s.stats::text IS NOT DISTINCT FROM r.stats::text)
+          FROM deltacc.snapshot_files(current_setting('deltacc_test.k') || d) s
+          JOIN pg_temp.keyed_ref(current_setting('deltacc_test.k') || d) r USING (path)) AS same_as_jsonb_in,
+       (SELECT hits + misses FROM deltacc.fastpath_stats()
+         WHERE fast_path = 'stats_jsonb.layout') AS texts
+  FROM unnest(ARRAY['tame', 'wild']) AS d;
+SELECT count(*) >= 0 AS reset FROM deltacc.fastpath_stats(true);
+SELECT count(*) FROM deltacc.snapshot_files(current_setting('deltacc_test.k') || 'tame') s
+ WHERE s.stats IS NOT NULL;
+SELECT hits + misses AS texts, misses * 20 <= hits + misses AS nearly_all_from_layouts
+  FROM deltacc.fastpath_stats() WHERE fast_path = 'stats_jsonb.layout';
+CREATE FUNCTION pg_temp.keyed_load(d text) RETURNS TABLE (files bigint, same_as_jsonb_in bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  t text := current_setting('deltacc_test.k') || d;
+BEGIN
+  PERFORM deltacc.load_log(t);
+  RETURN QUERY
+    SELECT count(*), count(*) FILTER (WHERE b.stats::text IS NOT DISTINCT FROM r.stats::text)
+      FROM pg_temp.delta_files b JOIN pg_temp.keyed_ref(t) r USING (path)
+     WHERE b.table_path = t;
+END $$;
+SELECT d, k.* FROM unnest(ARRAY['tame', 'wild']) AS d, pg_temp.keyed_load(d) AS k;
