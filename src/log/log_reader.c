@@ -36,6 +36,7 @@
 #include "log/actions.h"
 #include "log/log_reader.h"
 #include "storage/objstore.h"
+#include "storage/storage_options.h"
 
 /* GUC */
 int			deltacc_max_log_file_bytes = INT_MAX;
@@ -697,6 +698,9 @@ log_open(const char *table_path, bool registering, bool given,
 			delta_catalog_lookup(log->table_path) : NULL;
 
 	memset(&ls, 0, sizeof(ls));
+	/* an object store: the server and user mapping for it, or an ERROR */
+	if (remote)
+		(void) storage_resolve(log->table_path);
 	if (!remote && (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
 	{
 		if (stat(log->table_path, &st) != 0)

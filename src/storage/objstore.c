@@ -359,6 +359,16 @@ storage_stat(const char *url, StorageObjectInfo *info)
 	return true;
 }
 
+void
+storage_stat_existing(const char *url, const char *what, const char *display,
+					  StorageObjectInfo *info)
+{
+	if (!storage_stat(url, info))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FILE),
+				errmsg("could not open %s \"%s\": no such object", what, display));
+}
+
 char *
 storage_read_object(const char *url, const char *what, const char *display,
 					Size max_bytes, Size *len, StorageObjectInfo *info)
@@ -545,11 +555,17 @@ storage_reader_open(const char *url, const char *what, const char *display)
 	r->url = pstrdup(url);
 	r->what = what;
 	r->display = display;
-	if (!storage_stat(url, &r->info))
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_FILE),
-				errmsg("could not open %s \"%s\": no such object", what, display));
+	storage_stat_existing(url, what, display, &r->info);
 	return r;
+}
+
+void
+storage_reader_free(StorageReader *r)
+{
+	if (r->block != NULL)
+		pfree(r->block);
+	pfree(r->url);
+	pfree(r);
 }
 
 void

@@ -73,6 +73,13 @@ extern int	storage_list(const char *dir_url, const char *start_after,
 extern bool storage_stat(const char *url, StorageObjectInfo *info);
 
 /*
+ * storage_stat of an object that must exist: a missing one is
+ * ERRCODE_UNDEFINED_FILE naming "<what> \"<display>\"".
+ */
+extern void storage_stat_existing(const char *url, const char *what,
+								  const char *display, StorageObjectInfo *info);
+
+/*
  * Read the whole object into a NUL-terminated palloc'd buffer.  Longer
  * than max_bytes: ERRCODE_PROGRAM_LIMIT_EXCEEDED naming "<what>
  * \"<display>\"" (the body is never read beyond the limit).  info may be
@@ -111,6 +118,9 @@ typedef struct StorageReader
 /* ERRORs as storage_read_object: a missing object is ERRCODE_UNDEFINED_FILE. */
 extern StorageReader *storage_reader_open(const char *url, const char *what,
 										  const char *display);
+
+/* Free the reader and its block. */
+extern void storage_reader_free(StorageReader *r);
 
 /*
  * Read exactly len bytes at off (ERROR when the object is shorter).
