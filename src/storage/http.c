@@ -433,7 +433,7 @@ http_execute(HttpRequest *req, HttpPrepareFn prepare, void *arg,
 		if (t.too_large)
 			ereport(ERROR,
 					errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					errmsg("object-store response for %s is too large", req->display),
+					errmsg("object-store response for \"%s\" is too large", req->display),
 					errdetail("The limit is %zu bytes.", req->max_body));
 		if (t.no_memory)
 			ereport(ERROR,
@@ -463,7 +463,7 @@ http_execute(HttpRequest *req, HttpPrepareFn prepare, void *arg,
 	if (result != CURLE_OK)
 		ereport(ERROR,
 				errcode(ERRCODE_CONNECTION_FAILURE),
-				errmsg("could not read %s from object store: %s", req->display,
+				errmsg("could not read \"%s\" from object store: %s", req->display,
 					   failure_text(result, errbuf)),
 				errdetail("%d attempts were made.", resp->attempts));
 	if (req->buf != NULL)

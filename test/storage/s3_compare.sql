@@ -1,0 +1,76 @@
+-- s3_compare.sql: the same questions asked of every conformance table and
+-- of its copy in the S3 emulator (scripts/storage_test.sh uploads it), and
+-- the answers compared.  Variables: tables (the local root), s3root (the
+-- s3:// URL of the uploaded copy of that root), endpoint.
+\set ON_ERROR_STOP 1
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS deltacc;
+CREATE SERVER emu FOREIGN DATA WRAPPER deltacc_storage
+    OPTIONS (url_prefix 's3://lake/', endpoint :'endpoint', region 'us-east-1');
+CREATE USER MAPPING FOR CURRENT_USER SERVER emu
+    OPTIONS (key_id 'S3RVER', secret 'S3RVER');
+
+-- One query's answer as text with the table's root replaced, or its error
+-- (SQLSTATE and message, root replaced).
+CREATE FUNCTION pg_temp.answer(q text, root text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  r text;
+BEGIN
+  EXECUTE format('SELECT string_agg(x, E''\n'' ORDER BY x COLLATE "C") FROM (%s) s(x)',
+                 replace(q, '$ROOT', quote_literal(root)))
+    INTO r;
+  RETURN replace(coalesce(r, '<none>'), root, '<root>');
+EXCEPTION WHEN OTHERS THEN
+  RETURN 'ERROR ' || SQLSTATE || ': ' || replace(SQLERRM, root, '<root>');
+END $$;
+
+CREATE FUNCTION pg_temp.compare(local_root text, s3_root text)
+RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  d text;
+  rel text;
+  q record;
+  a text;
+  b text;
+  latest bigint;
+BEGIN
+  FOR d IN SELECT x FROM pg_ls_dir(local_root) x ORDER BY x COLLATE "C" LOOP
+    rel := d;
+    CONTINUE WHEN NOT (pg_stat_file(local_root || '/' || d)).isdir;
+    IF NOT EXISTS (SELECT 1 FROM pg_ls_dir(local_root || '/' || d) x WHERE x = '_delta_log') THEN
+      CONTINUE WHEN NOT EXISTS (SELECT 1 FROM pg_ls_dir(local_root || '/' || d) x WHERE x = 'delta');
+      rel := d || '/delta';
+    END IF;
+    BEGIN
+      latest := (SELECT version FROM deltacc.table_info(local_root || '/' || rel));
+    EXCEPTION WHEN OTHERS THEN
+      latest := 0;
+    END;
+    FOR q IN SELECT * FROM (VALUES
+        ('history', 'SELECT h::text FROM deltacc.history($ROOT) h'),
+        ('snapshot_files', 'SELECT f::text FROM deltacc.snapshot_files($ROOT) f'),
+        ('snapshot_files@0', 'SELECT f::text FROM deltacc.snapshot_files($ROOT, 0) f'),
+        ('table_info', 'SELECT t::text FROM deltacc.table_info($ROOT) t'),
+        ('load_log', 'SELECT deltacc.load_log($ROOT)::text'),
+        ('files_for_scan', 'SELECT f::text FROM deltacc.files_for_scan($ROOT, ''{}'') f'),
+        ('read_rows', 'SELECT r::text FROM deltacc.read_rows($ROOT) r'),
+        ('conflicts', format('SELECT c::text FROM deltacc.conflicts($ROOT, %s, ''{}'', ''[{"remove": {"path": "x"}}]'', NULL, true) c',
+                             greatest(latest - 2, 0)))
+      ) v(name, sql)
+    LOOP
+      a := pg_temp.answer(q.sql, local_root || '/' || rel);
+      b := pg_temp.answer(q.sql, s3_root || '/' || rel);
+      IF a = b THEN
+        RETURN NEXT format('ok - %s %s%s', d, q.name, CASE WHEN a LIKE 'ERROR %' THEN ' (both: ' || left(a, 15) || ')' ELSE '' END);
+      ELSE
+        RETURN NEXT format('not ok - %s %s: local %s / s3 %s', d, q.name,
+                           left(a, 300), left(b, 300));
+      END IF;
+    END LOOP;
+  END LOOP;
+END $$;
+
+\pset tuples_only on
+\pset format unaligned
+SELECT * FROM pg_temp.compare(:'tables', :'s3root');
