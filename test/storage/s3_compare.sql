@@ -91,3 +91,56 @@ SELECT * FROM pg_temp.compare('s3 paged', :'tables', 's3://lake/tables',
 RESET deltacc.storage_list_page_size;
 SELECT * FROM pg_temp.compare('gs', :'tables', 'gs://lake/tables',
                               '{history,snapshot_files,read_rows}');
+
+-- The coordinator: each table registered both ways, the same commit
+-- ratified on both, the answers compared again; publishing to the object
+-- store is refused (0A000) and changes nothing.
+CREATE FUNCTION pg_temp.coordinated(local_root text, s3_root text, tbl text)
+RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  l text := local_root || '/' || tbl;
+  r text := s3_root || '/' || tbl;
+  v bigint;
+  c text;
+  q text;
+  a text;
+  b text;
+  st text;
+BEGIN
+  v := deltacc.register_table(l);
+  IF deltacc.register_table(r) <> v THEN
+    RETURN NEXT format('not ok - coordinator %s: registered at different versions', tbl);
+  END IF;
+  c := '[{"commitInfo": {"txnId": "storage-test-1", "operation": "WRITE"}},
+         {"add": {"path": "added-by-the-test.parquet", "partitionValues": {},
+                  "size": 10, "modificationTime": 1, "dataChange": true}}]';
+  IF deltacc.commit(l, v, c::jsonb) <> deltacc.commit(r, v, c::jsonb) THEN
+    RETURN NEXT format('not ok - coordinator %s: ratified at different versions', tbl);
+  END IF;
+  FOREACH q IN ARRAY ARRAY[
+      'SELECT deltacc.latest_version($ROOT)::text',
+      'SELECT h::text FROM deltacc.history($ROOT) h',
+      'SELECT f::text FROM deltacc.snapshot_files($ROOT) f',
+      'SELECT t::text FROM deltacc.table_info($ROOT) t',
+      format('SELECT c::text FROM deltacc.conflicts($ROOT, %s, ''{}'', ''[{"remove": {"path": "added-by-the-test.parquet"}}]'') c', v)]
+  LOOP
+    a := pg_temp.answer(q, l);
+    b := pg_temp.answer(q, r);
+    RETURN NEXT CASE WHEN a = b AND a NOT LIKE 'ERROR%'
+                     THEN format('ok - coordinator %s: %s', tbl, left(q, 40))
+                     ELSE format('not ok - coordinator %s: %s: local %s / remote %s',
+                                 tbl, left(q, 40), left(a, 300), left(b, 300)) END;
+  END LOOP;
+  BEGIN
+    PERFORM deltacc.publish(r);
+    st := 'none';
+  EXCEPTION WHEN OTHERS THEN
+    st := SQLSTATE;
+  END;
+  RETURN NEXT CASE WHEN st = '0A000' THEN format('ok - coordinator %s: publish refused', tbl)
+                   ELSE format('not ok - coordinator %s: publish gave %s', tbl, st) END;
+END $$;
+
+SELECT * FROM pg_temp.coordinated(:'tables', 's3://lake/tables', 'rs-simple-table');
+SELECT * FROM pg_temp.coordinated(:'tables', 's3://lake/tables', 'golden-multipart-checkpoint/delta');
+SELECT * FROM pg_temp.coordinated(:'tables', 's3://lake/tables', 'kr-v2-json-sidecars');
