@@ -25,7 +25,8 @@ FORMAT_OBJS = \
 	src/format/sparkpred.o \
 	src/format/sigv4.o \
 	src/format/objurl.o \
-	src/format/objxml.o
+	src/format/objxml.o \
+	src/format/azsig.o
 
 # The extension, layer by layer from the bottom (docs/architecture.md):
 # every file includes only headers of its own layer or of layers below it

@@ -2,12 +2,13 @@
 # scripts/storage_test.sh: object-store reads against servers on loopback,
 # started here and stopped on exit.  Prints "N passed, M failed".
 #
-#  1. s3rver (npm, pinned by test/storage/package-lock.json, installed into
-#     $DELTACC_NPM_DIR, default .build/storage-npm, never into the sources)
-#     gets a copy of every table of $DELTACC_TABLES, uploaded at test time;
-#     test/storage/s3_compare.sql asks each table and its s3:// copy the
-#     same questions (history, snapshot_files, table_info, load_log,
-#     files_for_scan, read_rows, conflicts) and compares the answers.
+#  1. s3rver and Azurite (npm, pinned by test/storage/package-lock.json,
+#     installed into $DELTACC_NPM_DIR, default .build/storage-npm, never
+#     into the sources) each get a copy of every table of $DELTACC_TABLES,
+#     uploaded at test time; test/storage/s3_compare.sql asks each table and
+#     its s3://, gs:// and az:// copies the same questions (history,
+#     snapshot_files, table_info, load_log, files_for_scan, read_rows,
+#     conflicts) and compares the answers.
 #  2. test/storage/hostile_server.py misbehaves in every way listed there;
 #     test/storage/hostile.sql checks that each ends in a clean error with
 #     the right SQLSTATE, in bounded time, without the secret in it.
@@ -49,13 +50,13 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null ||
 		fail "could not install nodejs and npm"
 fi
-if [ ! -x "$NPM_DIR/node_modules/.bin/s3rver" ] ||
+if [ ! -x "$NPM_DIR/node_modules/.bin/s3rver" ] || [ ! -x "$NPM_DIR/node_modules/.bin/azurite-blob" ] ||
 	! cmp -s test/storage/package-lock.json "$NPM_DIR/package-lock.json"; then
-	echo "storage_test: installing s3rver into $NPM_DIR"
+	echo "storage_test: installing s3rver and azurite into $NPM_DIR"
 	mkdir -p "$NPM_DIR"
 	cp test/storage/package.json test/storage/package-lock.json "$NPM_DIR/"
 	(cd "$NPM_DIR" && npm ci --no-audit --no-fund --loglevel=error >"$WORK/npm.log" 2>&1) ||
-		{ cat "$WORK/npm.log"; fail "could not install s3rver"; }
+		{ cat "$WORK/npm.log"; fail "could not install the emulators"; }
 fi
 
 free_port() {
@@ -86,9 +87,20 @@ node --openssl-legacy-provider "$NPM_DIR/node_modules/s3rver/bin/s3rver.js" \
 	--address 127.0.0.1 --port "$S3_PORT" \
 	--directory "$WORK/s3" --silent >"$WORK/s3rver.log" 2>&1 &
 pids+=($!)
+# Azurite, the Blob service only, on the development account (its key is
+# published in Azurite's README)
+AZ_PORT=$(free_port)
+AZ_ACCOUNT=devstoreaccount1
+AZ_KEY='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
+mkdir -p "$WORK/az"
+node "$NPM_DIR/node_modules/azurite/dist/src/blob/main.js" --blobHost 127.0.0.1 \
+	--blobPort "$AZ_PORT" --location "$WORK/az" --silent --skipApiVersionCheck \
+	--disableTelemetry >"$WORK/azurite.log" 2>&1 &
+pids+=($!)
 python3 test/storage/hostile_server.py "$WORK/hostile.port" >"$WORK/hostile.log" 2>&1 &
 pids+=($!)
 wait_http "http://127.0.0.1:$S3_PORT/" || { cat "$WORK/s3rver.log"; fail "s3rver did not start"; }
+wait_http "http://127.0.0.1:$AZ_PORT/" || { cat "$WORK/azurite.log"; fail "azurite did not start"; }
 for _ in $(seq 100); do [ -f "$WORK/hostile.port" ] && break; sleep 0.1; done
 [ -f "$WORK/hostile.port" ] || fail "the hostile server did not start"
 HOSTILE_PORT=$(cat "$WORK/hostile.port")
@@ -107,13 +119,20 @@ if [ -n "$TABLES" ] && [ -d "$TABLES" ]; then
 	python3 test/storage/upload.py "http://127.0.0.1:$S3_PORT" lake "$TABLES" tables \
 		>"$WORK/upload.log" 2>&1 || { cat "$WORK/upload.log"; fail "could not upload the tables"; }
 	echo "storage_test: $(cat "$WORK/upload.log") uploaded to s3rver"
+	python3 test/storage/upload_azure.py "http://127.0.0.1:$AZ_PORT" "$AZ_ACCOUNT" "$AZ_KEY" \
+		lake "$TABLES" tables >"$WORK/upload_az.log" 2>&1 ||
+		{ cat "$WORK/upload_az.log"; fail "could not upload the tables to azurite"; }
+	echo "storage_test: $(cat "$WORK/upload_az.log") uploaded to azurite"
 	pg_virtualenv -t -v "$PG_MAJOR" psql -X -q -v tables="$TABLES" \
-		-v endpoint="http://127.0.0.1:$S3_PORT" -f test/storage/s3_compare.sql \
+		-v endpoint="http://127.0.0.1:$S3_PORT" -v az_endpoint="http://127.0.0.1:$AZ_PORT" \
+		-v az_account="$AZ_ACCOUNT" -v az_key="$AZ_KEY" \
+		-v az_sas="$(python3 test/storage/upload_azure.py sas "$AZ_ACCOUNT" "$AZ_KEY")" \
+		-f test/storage/s3_compare.sql \
 		>"$WORK/compare.out" 2>&1
 	rc=$?
 	count "$WORK/compare.out"
 	n=$(grep -cE '^(ok|not ok)' "$WORK/compare.out")
-	echo "storage_test: $n comparisons of local and s3:// tables"
+	echo "storage_test: $n comparisons of local and object-store tables"
 	if [ "$rc" -ne 0 ] || [ "$n" -eq 0 ]; then
 		tail -20 "$WORK/compare.out"
 		failed=$((failed + 1))

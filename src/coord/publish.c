@@ -299,7 +299,7 @@ catalog_publish(const char *table_path, bool has_through,
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("cannot publish to Delta table \"%s\" in an object store", path),
-				errdetail("deltacc reads s3:// and gs:// tables but does not write to them; its ratified commits stay readable through the catalog."));
+				errdetail("deltacc reads tables in object stores but does not write to them; their ratified commits stay readable through the catalog."));
 	if (!catalog_list_ratified(path, 0,
 							   has_through ? through_version : PG_INT64_MAX,
 							   true, &mt, &rows, &nrows))

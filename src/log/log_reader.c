@@ -463,7 +463,7 @@ DeltaCanonicalTablePath(const char *table_path)
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("unsupported Delta table location \"%s\"", table_path),
-				errdetail("Only absolute server paths, file:// URIs and s3:// and gs:// URLs are supported."));
+				errdetail("Only absolute server paths, file:// URIs and s3://, gs://, az:// and abfss:// URLs are supported."));
 	if (is_uri)
 	{
 		bool		ok;

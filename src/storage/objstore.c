@@ -28,6 +28,7 @@
 #include "utils/memutils.h"
 
 #include "common/json_util.h"
+#include "format/azsig.h"
 #include "format/objurl.h"
 #include "format/objxml.h"
 #include "format/sigv4.h"
@@ -47,6 +48,9 @@ int			deltacc_storage_list_page_size = 1000;
 #define MAX_ERROR_TEXT 200
 
 #define MAX_QUERY 8
+
+/* x-ms-version of Azure requests */
+#define AZURE_API_VERSION "2021-12-02"
 
 void
 storage_init(void)
@@ -104,11 +108,13 @@ storage_canonical_url(const char *url)
 }
 
 /* ---------------------------------------------------------------- */
-/* S3 requests */
+/* requests: S3 and GCS, or Azure Blob (azure) */
 
 typedef struct S3Call
 {
 	StorageTarget *t;
+	bool		azure;
+	const char *account;		/* Azure */
 	const char *method;
 	char	   *scheme_host;	/* "https://host[:port]" */
 	char	   *host;			/* "host[:port]" */
@@ -136,17 +142,36 @@ s3_call_init(S3Call *c, const char *url, const char *method, ObjUrl *u,
 
 	memset(c, 0, sizeof(*c));
 	parse_url(url, u);
-	if (u->scheme == OBJURL_AZ || u->scheme == OBJURL_ABFSS)
-		ereport(ERROR,
-				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				errmsg("reading Azure Blob Storage is not supported: \"%s\"", url),
-				errdetail("deltacc reads s3:// and gs:// tables."));
 	gs = u->scheme == OBJURL_GS;
 	if (key == NULL)
 		key = u->key;
 	t = storage_resolve(url);
 	c->t = t;
 	c->method = method;
+	if (u->scheme == OBJURL_AZ || u->scheme == OBJURL_ABFSS)
+	{
+		/* Azure Blob: the account's blob endpoint, /container/blob */
+		c->azure = true;
+		c->account = t->account;
+		if (c->account == NULL)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("no Azure storage account for \"%s\"", url),
+					errhint("Name it in the URL (az://container@account/...) or in the server option \"account\"."));
+		endpoint = t->endpoint ? t->endpoint :
+			psprintf("https://%s.blob.core.windows.net", c->account);
+		style = t->url_style ? t->url_style :
+			(t->endpoint != NULL ? "path" : "virtual");
+		hostpart = strstr(endpoint, "://");
+		Assert(hostpart != NULL);
+		c->host = pstrdup(hostpart + 3);
+		c->scheme_host = pstrdup(endpoint);
+		c->path = psprintf("%s%s/%s%s%s",
+						   strcmp(style, "path") == 0 ? "/" : "",
+						   strcmp(style, "path") == 0 ? c->account : "",
+						   u->bucket, key[0] ? "/" : "", key);
+		return;
+	}
 	c->region = t->region ? t->region : (gs ? "auto" : "us-east-1");
 	if (t->endpoint != NULL)
 		endpoint = t->endpoint;
@@ -206,6 +231,79 @@ encode(const char *s, bool keep_slash)
 	return r;
 }
 
+/*
+ * The URL and headers of an Azure request (after Host): x-ms-date,
+ * x-ms-version and the call's headers, signed with the account key
+ * (Shared Key) when the mapping has one, else the SAS token appended to
+ * the query string, else anonymous.
+ */
+static void
+azure_prepare(S3Call *c, HttpRequest *req)
+{
+	StorageTarget *t = c->t;
+	char		date[AZSIG_DATE_LEN + 1];
+	AzPair		hdrs[HTTP_MAX_HEADERS];
+	AzPair		query[MAX_QUERY];
+	int			nh = 0;
+	int			i;
+	char	   *path = encode(c->path, true);
+	StringInfoData q;
+
+	if (!azsig_format_date((long long) time(NULL), date))
+		ereport(ERROR,
+				errcode(ERRCODE_INTERNAL_ERROR),
+				errmsg("could not format the request date"));
+	hdrs[nh].name = "x-ms-date";
+	hdrs[nh++].value = pstrdup(date);
+	hdrs[nh].name = "x-ms-version";
+	hdrs[nh++].value = AZURE_API_VERSION;
+	for (i = 0; i < c->nheaders; i++)
+		hdrs[nh++] = (AzPair)
+		{
+			c->headers[i].name, c->headers[i].value
+		};
+	for (i = 0; i < nh; i++)
+		req->headers[req->nheaders++] = psprintf("%s: %s", hdrs[i].name,
+												 hdrs[i].value);
+	initStringInfo(&q);
+	for (i = 0; i < c->nquery; i++)
+	{
+		query[i].name = c->query[i].name;
+		query[i].value = c->query[i].value;
+		appendStringInfo(&q, "%s%s=%s", i ? "&" : "",
+						 encode(c->query[i].name, false),
+						 encode(c->query[i].value ? c->query[i].value : "", false));
+	}
+	if (t->account_key != NULL)
+	{
+		FmtAllocator a = dc_fmt_allocator(CurrentMemoryContext);
+		AzSignRequest sr;
+		char	   *auth;
+		char	   *sts;
+		const char *msg = NULL;
+
+		sr.method = c->method;
+		sr.account = c->account;
+		sr.path = path;
+		sr.query = query;
+		sr.nquery = c->nquery;
+		sr.headers = hdrs;
+		sr.nheaders = nh;
+		if (!azsig_sign(&sr, t->account_key, &a, &auth, &sts, &msg))
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("could not sign the request for %s", req->display),
+					errdetail("%s", msg));
+		req->headers[req->nheaders++] = psprintf("Authorization: %s", auth);
+	}
+	else if (t->sas_token != NULL)
+		appendStringInfo(&q, "%s%s", q.len > 0 ? "&" : "", t->sas_token);
+	req->headers[req->nheaders++] = "Accept:";
+	Assert(req->nheaders <= HTTP_MAX_HEADERS);
+	req->url = psprintf("%s%s%s%s", c->scheme_host, path, q.len > 0 ? "?" : "",
+						q.data);
+}
+
 /* HttpPrepareFn: the URL and headers of one attempt, signed when keyed. */
 static void
 s3_prepare(void *arg, int attempt, HttpRequest *req)
@@ -218,6 +316,11 @@ s3_prepare(void *arg, int attempt, HttpRequest *req)
 
 	req->nheaders = 0;
 	req->headers[req->nheaders++] = psprintf("Host: %s", c->host);
+	if (c->azure)
+	{
+		azure_prepare(c, req);
+		return;
+	}
 	if (t->key_id != NULL && t->secret != NULL)
 	{
 		FmtAllocator a = dc_fmt_allocator(CurrentMemoryContext);
@@ -480,19 +583,37 @@ storage_list(const char *dir_url, const char *start_after, StorageListFn cb,
 		MemoryContextReset(page_cxt);
 		old = MemoryContextSwitchTo(page_cxt);
 		s3_call_init(&c, dir_url, "GET", &u, "");
-		s3_add_query(&c, "list-type", "2");
-		s3_add_query(&c, "prefix", prefix);
-		s3_add_query(&c, "delimiter", "/");
-		s3_add_query(&c, "max-keys", psprintf("%d", deltacc_storage_list_page_size));
-		if (after != NULL)
-			s3_add_query(&c, "start-after", after);
-		if (token != NULL)
-			s3_add_query(&c, "continuation-token", token);
+		if (c.azure)
+		{
+			/* List Blobs has no start-after: the client skips instead */
+			s3_add_query(&c, "restype", "container");
+			s3_add_query(&c, "comp", "list");
+			s3_add_query(&c, "prefix", prefix);
+			s3_add_query(&c, "delimiter", "/");
+			s3_add_query(&c, "maxresults",
+						 psprintf("%d", deltacc_storage_list_page_size));
+			if (token != NULL)
+				s3_add_query(&c, "marker", token);
+		}
+		else
+		{
+			s3_add_query(&c, "list-type", "2");
+			s3_add_query(&c, "prefix", prefix);
+			s3_add_query(&c, "delimiter", "/");
+			s3_add_query(&c, "max-keys",
+						 psprintf("%d", deltacc_storage_list_page_size));
+			if (after != NULL)
+				s3_add_query(&c, "start-after", after);
+			if (token != NULL)
+				s3_add_query(&c, "continuation-token", token);
+		}
 		s3_execute(&c, dir_url, MAX_LIST_BODY, NULL, &r);
 		if (r.status != 200)
 			s3_fail(&r, "listing of", dir_url);
 		a = dc_fmt_allocator(page_cxt);
-		if (!objxml_parse_s3_list(r.body, r.body_len, &a, &page, &msg))
+		if (!(c.azure ?
+			  objxml_parse_azure_list(r.body, r.body_len, &a, &page, &msg) :
+			  objxml_parse_s3_list(r.body, r.body_len, &a, &page, &msg)))
 			ereport(ERROR,
 					errcode(ERRCODE_DATA_CORRUPTED),
 					errmsg("invalid object-store listing of \"%s\"", dir_url),
@@ -508,6 +629,8 @@ storage_list(const char *dir_url, const char *start_after, StorageListFn cb,
 						errcode(ERRCODE_DATA_CORRUPTED),
 						errmsg("invalid object-store listing of \"%s\"", dir_url),
 						errdetail("It holds the key \"%s\", outside the prefix.", key));
+			if (c.azure && after != NULL && strcmp(key, after) <= 0)
+				continue;		/* before start_after: skipped here */
 			if ((prev != NULL && strcmp(key, prev) <= 0) ||
 				(prev == NULL && after != NULL && strcmp(key, after) <= 0))
 				ereport(ERROR,

@@ -7,11 +7,15 @@
  *
  * Paths that start with s3://, gs://, az:// or abfss:// are object-store
  * URLs (storage_is_remote); everything else is a local path, read by
- * common/fileio.  S3 and GCS (its XML API with HMAC keys) are read here,
- * with the server and user mapping that storage_resolve (storage_options.h)
- * chooses for the URL: requests are signed with SigV4 (format/sigv4.h)
- * when the mapping holds key_id and secret, and unsigned otherwise.  Azure
- * URLs are refused (ERRCODE_FEATURE_NOT_SUPPORTED).
+ * common/fileio.  Objects are read here with the server and user mapping
+ * that storage_resolve (storage_options.h) chooses for the URL.  S3 and
+ * GCS (its XML API with HMAC keys): requests signed with SigV4
+ * (format/sigv4.h) when the mapping holds key_id and secret, listings by
+ * ListObjectsV2.  Azure Blob (az://, and abfss:// through the Blob
+ * endpoint): requests signed with Shared Key (format/azsig.h) when the
+ * mapping holds account_key, or carrying its sas_token, listings by List
+ * Blobs (which has no start-after: the names before it are skipped here).
+ * Without a mapping, requests are anonymous.
  *
  * Every function may ERROR: 404 is ERRCODE_UNDEFINED_FILE, 401/403
  * ERRCODE_INSUFFICIENT_PRIVILEGE, another unexpected status (also a 5xx

@@ -20,6 +20,16 @@ def put(url, data=b""):
         r.read()
 
 
+def files(src, prefix):
+    """(key, bytes) of every file under src, the key prefix/<relative path>."""
+    for root, dirs, names in os.walk(src):
+        dirs.sort()
+        for f in sorted(names):
+            path = os.path.join(root, f)
+            with open(path, "rb") as fh:
+                yield prefix + "/" + os.path.relpath(path, src), fh.read()
+
+
 def main():
     endpoint, bucket, src, prefix = sys.argv[1:5]
     try:
@@ -28,14 +38,9 @@ def main():
         if e.code != 409:       # BucketAlreadyExists
             raise
     n = 0
-    for root, dirs, files in os.walk(src):
-        dirs.sort()
-        for f in sorted(files):
-            path = os.path.join(root, f)
-            key = prefix + "/" + os.path.relpath(path, src)
-            with open(path, "rb") as fh:
-                put(f"{endpoint}/{bucket}/" + urllib.parse.quote(key, safe="/"), fh.read())
-            n += 1
+    for key, data in files(src, prefix):
+        put(f"{endpoint}/{bucket}/" + urllib.parse.quote(key, safe="/"), data)
+        n += 1
     print(f"{n} objects")
 
 
