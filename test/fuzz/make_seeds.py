@@ -352,3 +352,15 @@ for doc in [
 ]:
     put("objxml", doc)
 print("objxml", len(os.listdir(os.path.join(HERE, "seeds", "objxml"))), "seeds", file=sys.stderr)
+
+# ---- Azure Shared Key requests: NUL-separated method, account, path, key,
+# then query and header name/value pairs (the first half is the query)
+AZ_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+for fields in [
+    ["GET", "devstoreaccount1", "/devstoreaccount1/lake", AZ_KEY, "restype", "container",
+     "comp", "list", "x-ms-date", "Sun, 06 Nov 1994 08:49:37 GMT", "x-ms-version", "2021-12-02"],
+    ["HEAD", "acct", "/c/a%20b.json", AZ_KEY, "Range", "bytes=0-9", "If-Match", "\"0x8D\""],
+    ["GET", "a", "/c", "not base64", "x", "y"],
+]:
+    put("azsig", "\0".join(fields))
+print("azsig", len(os.listdir(os.path.join(HERE, "seeds", "azsig"))), "seeds", file=sys.stderr)
