@@ -29,6 +29,16 @@ BEGIN
                  's3://refused/', current_setting('hostile.refused'));
   CREATE USER MAPPING FOR CURRENT_USER SERVER h_refused
     OPTIONS (key_id 'AKIDHOSTILE', secret 'hostile-secret-value-42');
+  -- Azure, with the secret in a SAS token (so in every request's URL)
+  FOREACH b IN ARRAY ARRAY['hang', 's403', 's503', 'good'] LOOP
+    EXECUTE format('CREATE SERVER %I FOREIGN DATA WRAPPER deltacc_storage
+                      OPTIONS (url_prefix %L, endpoint %L, url_style %L)',
+                   'h_az_' || b, 'az://' || b || '@hostileacct/',
+                   current_setting('hostile.endpoint'), 'virtual');
+    EXECUTE format('CREATE USER MAPPING FOR CURRENT_USER SERVER %I
+                      OPTIONS (sas_token %L)',
+                   'h_az_' || b, 'sv=2021-12-02&sp=rl&sig=hostile-secret-value-42');
+  END LOOP;
 END $$;
 
 -- Run q; 'ok' when it fails with SQLSTATE want (NULL: succeeds) within
@@ -76,7 +86,7 @@ SET deltacc.storage_connect_timeout = '2s';
 SELECT pg_temp.expect('good endpoint', $$SELECT * FROM deltacc.history('s3://good/t')$$, NULL, 5);
 SELECT pg_temp.expect('answers after a pause', $$SELECT * FROM deltacc.history('s3://lateok/t')$$, NULL, 10);
 SELECT pg_temp.expect('503 twice, then the answer (retried)', $$SELECT * FROM deltacc.history('s3://flaky/t')$$, NULL, 10);
-SELECT pg_temp.expect('HEAD without Content-Length', $$SELECT * FROM deltacc.history('s3://nolength/t')$$, NULL, 5);
+SELECT pg_temp.expect('HEAD without Content-Length', $$SELECT * FROM deltacc.history('s3://nolength/t')$$, '08P01', 5);
 -- no answer: the stall timeout ends each attempt
 SELECT pg_temp.expect('never answers (stall timeout)', $$SELECT * FROM deltacc.history('s3://hang/t')$$, '08006', 12);
 SELECT pg_temp.expect('nothing listens', $$SELECT * FROM deltacc.history('s3://refused/t')$$, '08006', 5);
@@ -103,4 +113,16 @@ SELECT pg_temp.expect('64 MB listing (16 MB limit)', $$SELECT * FROM deltacc.his
 SET deltacc.max_log_file_bytes = '1MB';
 SELECT pg_temp.expect('4 MB commit (1 MB limit)', $$SELECT * FROM deltacc.history('s3://hugeget/t')$$, '54000', 10);
 RESET deltacc.max_log_file_bytes;
+SELECT pg_temp.expect('Azure: 403', $$SELECT * FROM deltacc.history('az://s403@hostileacct/t')$$, '42501', 5);
+SELECT pg_temp.expect('Azure: 503 (after retries)', $$SELECT * FROM deltacc.history('az://s503@hostileacct/t')$$, '58030', 10);
+SELECT pg_temp.expect('Azure: a listing that is no List Blobs result', $$SELECT * FROM deltacc.history('az://good@hostileacct/t')$$, 'XX001', 5);
+SET deltacc.storage_stall_timeout = '1s';
+SET deltacc.storage_retries = 0;
+SELECT pg_temp.expect('Azure: never answers (stall timeout)', $$SELECT * FROM deltacc.history('az://hang@hostileacct/t')$$, '08006', 5);
+SET deltacc.storage_stall_timeout = '600s';
+SET statement_timeout = '1s';
+SELECT pg_temp.expect('Azure: never answers (statement_timeout)', $$SELECT * FROM deltacc.history('az://hang@hostileacct/t')$$, '57014', 4);
+RESET statement_timeout;
+RESET deltacc.storage_stall_timeout;
+RESET deltacc.storage_retries;
 SELECT pg_temp.expect('the same backend reads again after all that', $$SELECT * FROM deltacc.history('s3://good/t')$$, NULL, 5);

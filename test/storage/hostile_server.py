@@ -4,7 +4,8 @@
 usage: hostile_server.py PORT_FILE
 
 Listens on 127.0.0.1 on a free port (written to PORT_FILE once listening)
-and answers path-style S3 requests, "/<bucket>/<key>?<query>".  Every
+and answers path-style S3 requests, "/<bucket>/<key>?<query>" (and Azure
+requests in the same form, their listings answered as S3's).  Every
 bucket holds the same one-commit Delta table under the key prefix "t/";
 the bucket's name says how the server misbehaves (see BEHAVIOURS).  It
 never checks signatures.
@@ -47,7 +48,7 @@ BEHAVIOURS = {
     "redirect": "listing: 301 to the good bucket",
     "huge": "a listing body of 64 MB",
     "hugeget": "a commit of 4 MB",
-    "nolength": "HEAD without Content-Length (the commit is fine)",
+    "nolength": "every HEAD: 200 without Content-Length",
 }
 
 counts = {}
@@ -111,7 +112,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if bucket == "flaky" and n < 2:
             return self.send(503, error_xml("SlowDown", "Please reduce your request rate."),
                              {"Retry-After": "0"})
-        is_list = key == "" and query.get("list-type") == "2"
+        if bucket == "nolength" and self.command == "HEAD":
+            self.send_response(200)
+            self.end_headers()
+            return
+        # (an Azure List Blobs request gets the same answers, in S3's form)
+        is_list = key == "" and (query.get("list-type") == "2" or query.get("comp") == "list")
         if is_list:
             return self.list(bucket, query)
         if key == COMMIT_KEY:
@@ -184,10 +190,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if bucket == "hugeget":
             body = COMMIT + b"\n" * (4 * 1024 * 1024)
             return self.send(200, body)
-        if bucket == "nolength" and self.command == "HEAD":
-            self.send_response(200)
-            self.end_headers()
-            return
         return self.send(200, COMMIT, {"ETag": '"c0"'})
 
 
