@@ -48,6 +48,8 @@ int			deltacc_storage_list_page_size = 1000;
 #define MAX_ERROR_TEXT 200
 
 #define MAX_QUERY 8
+/* most pages in a row without an entry that a listing may send */
+#define MAX_EMPTY_PAGES 100
 
 /* x-ms-version of Azure requests */
 #define AZURE_API_VERSION "2021-12-02"
@@ -559,6 +561,7 @@ storage_list(const char *dir_url, const char *start_after, StorageListFn cb,
 	char	   *token = NULL;
 	char	   *prev = NULL;
 	int			count = 0;
+	int			empty_pages = 0;
 	MemoryContext page_cxt;
 	MemoryContext old;
 
@@ -653,6 +656,14 @@ storage_list(const char *dir_url, const char *start_after, StorageListFn cb,
 		}
 		if (!page.truncated)
 			break;
+		/* a store that pages on without an entry never ends: refuse it */
+		empty_pages = page.n + page.n_prefixes == 0 ? empty_pages + 1 : 0;
+		if (empty_pages > MAX_EMPTY_PAGES)
+			ereport(ERROR,
+					errcode(ERRCODE_DATA_CORRUPTED),
+					errmsg("invalid object-store listing of \"%s\"", dir_url),
+					errdetail("More than %d pages in a row hold no entry and say more follow.",
+							  MAX_EMPTY_PAGES));
 		next = page.next_token;
 		if (token != NULL && strcmp(next, token) == 0)
 			ereport(ERROR,

@@ -15,7 +15,7 @@ DECLARE
 BEGIN
   FOREACH b IN ARRAY ARRAY['good', 'hang', 'dribble', 'lateok', 'trunc', 's403',
                            's404', 's500', 's503', 'flaky', 'get404', 'order',
-                           'truncxml', 'notoken', 'sametoken', 'outside',
+                           'truncxml', 'notoken', 'sametoken', 'newtoken', 'outside',
                            'redirect', 'huge', 'hugeget', 'nolength'] LOOP
     EXECUTE format('CREATE SERVER %I FOREIGN DATA WRAPPER deltacc_storage
                       OPTIONS (url_prefix %L, endpoint %L)',
@@ -108,6 +108,7 @@ SELECT pg_temp.expect('listing out of order', $$SELECT * FROM deltacc.history('s
 SELECT pg_temp.expect('listing cut short', $$SELECT * FROM deltacc.history('s3://truncxml/t')$$, 'XX001', 5);
 SELECT pg_temp.expect('truncated listing without a token', $$SELECT * FROM deltacc.history('s3://notoken/t')$$, 'XX001', 5);
 SELECT pg_temp.expect('listing repeating its token', $$SELECT * FROM deltacc.history('s3://sametoken/t')$$, 'XX001', 5);
+SELECT pg_temp.expect('listing of empty pages forever', $$SELECT * FROM deltacc.history('s3://newtoken/t')$$, 'XX001', 10);
 SELECT pg_temp.expect('listing outside the prefix', $$SELECT * FROM deltacc.history('s3://outside/t')$$, 'XX001', 5);
 SELECT pg_temp.expect('64 MB listing (16 MB limit)', $$SELECT * FROM deltacc.history('s3://huge/t')$$, '54000', 10);
 SET deltacc.max_log_file_bytes = '1MB';

@@ -44,6 +44,7 @@ BEHAVIOURS = {
     "truncxml": "a listing cut in the middle of its XML",
     "notoken": "a truncated listing without a continuation token",
     "sametoken": "a listing that repeats its continuation token",
+    "newtoken": "a listing of empty pages, each with a new token, forever",
     "outside": "a listing with a key outside the prefix",
     "redirect": "listing: 301 to the good bucket",
     "huge": "a listing body of 64 MB",
@@ -149,6 +150,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if "continuation-token" not in query:
                 return self.send(200, listing(keys, truncated=True, token="again"))
             return self.send(200, listing([], truncated=True, token="again"))
+        if bucket == "newtoken":
+            with counts_lock:
+                counts["newtoken"] = counts.get("newtoken", 0) + 1
+                t = counts["newtoken"]
+            return self.send(200, listing([], truncated=True, token=f"t{t}"))
         if bucket == "huge":
             size = 64 * 1024 * 1024
             self.send_response(200)
