@@ -446,8 +446,10 @@ rb_read_text(void *ctx, int read)
 /*
  * read_version_state: the metaData and protocol in force at read_version
  * (the newest of each at or before it), from the JSON commits read_version,
- * read_version - 1, ... through the commit cache, reading of each only the
- * lines that may hold either action (commit_cache_get_state): the rest of
+ * read_version - 1, ... through the commit cache (down to the newest
+ * cached snapshot at or before it, when there is one:
+ * snapshot_cache_state_at), reading of each only the lines that may hold
+ * either action (commit_cache_get_state): the rest of
  * the read version is no input of the check, as it is none of Delta's,
  * whose loser holds its read snapshot in memory.  Returns false when the
  * JSON commits run out first (the caller then builds the snapshot, which
@@ -474,6 +476,9 @@ read_version_state(DeltaLog *log, int64 read_version, CommitCacheScope *scope,
 		*proto = cached->snap->protocol;
 		return true;
 	}
+	/* a cached snapshot before it, and the commits since */
+	if (snapshot_cache_state_at(scope, log, read_version, md, proto))
+		return true;
 	for (v = read_version; v >= log->first_version; v--)
 	{
 		DeltaCommit *c;

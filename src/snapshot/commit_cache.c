@@ -63,6 +63,8 @@ typedef struct CommitCacheEntry
 	Size		bytes;			/* accounted size */
 	struct CommitStatsSource *src;	/* stats texts not kept, or NULL */
 	int			pins;
+	uint64		seen_by;		/* the log (open_id) that last found the
+								 * file of this identity (see memo_entry) */
 	bool		keyed;			/* another cache's entry (commit_cache_insert_keyed) */
 	bool		cached;			/* in the hash and the LRU list; else in
 								 * the graveyard */
@@ -698,6 +700,38 @@ commit_cache_get_state(CommitCacheScope *scope, DeltaLog *log, int64 version)
 }
 
 /*
+ * memo_entry: the entry of commit file 'path' at 'version' (the full
+ * decoding, else with state_only the state entry) when the same log
+ * (open_id) found the file of that identity already, or NULL.  A DeltaLog
+ * is one call's view of the table (DeltaLogOpen lists the log once per
+ * call): within it a commit file is taken to be what it was the first
+ * time the call stat'ed it, so that a call that asks for a commit again
+ * and again (replay: every snapshot and every check) costs one stat per
+ * file, and the call's answers are those of one read of the log.  The
+ * next call stats every file again: a file rewritten between two calls is
+ * read again.
+ */
+static CommitCacheEntry *
+memo_entry(const char *path, int64 version, bool state_only, uint64 open_id)
+{
+	char		key[MAXPGPATH];
+	HashItem   *item;
+	int			pass;
+
+	if (cache_hash == NULL || open_id == 0)
+		return NULL;
+	for (pass = 0; pass < (state_only ? 2 : 1); pass++)
+	{
+		snprintf(key, MAXPGPATH, "%s%s", path, pass == 1 ? "#state" : "");
+		item = hash_search(cache_hash, key, HASH_FIND, NULL);
+		if (item != NULL && !item->entry->keyed &&
+			item->entry->version == version && item->entry->seen_by == open_id)
+			return item->entry;
+	}
+	return NULL;
+}
+
+/*
  * cache_get: commit 'version' from the cache or read now.  state_only:
  * the metaData and protocol suffice (a full entry serves too; otherwise a
  * state entry under its own key, see commit_cache_get_state).
@@ -746,6 +780,16 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	else
 	{
 		path = psprintf("%s/%s", log->table_path, name);
+		if (cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
+			(e = memo_entry(path, version, state_only, log->open_id)) != NULL)
+		{
+			/* this call found the file of this identity already */
+			stat_hits++;
+			dlist_move_head(&cache_lru, &e->node);
+			pfree(name);
+			pfree(path);
+			return entry_ref(scope, e);
+		}
 		cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
 			file_identity(path, &before);
 	}
@@ -763,6 +807,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			same_identity(&item->entry->id, &before))
 		{
 			stat_hits++;
+			if (rc == NULL)
+				item->entry->seen_by = log->open_id;
 			dlist_move_head(&cache_lru, &item->entry->node);
 			pfree(name);
 			pfree(path);
@@ -784,6 +830,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 				same_identity(&e->id, &before))
 			{
 				stat_hits++;
+				if (rc == NULL)
+					e->seen_by = log->open_id;
 				dlist_move_head(&cache_lru, &e->node);
 				pfree(name);
 				pfree(path);
@@ -829,6 +877,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			e->path = MemoryContextStrdup(cache_cxt, key);
 			e->version = version;
 			e->id = before;
+			e->seen_by = rc == NULL ? log->open_id : 0;
 			e->cxt = tmp;
 			e->commit = commit;
 			e->src = src;
@@ -1089,6 +1138,21 @@ bool
 commit_cache_too_recent(const CommitFileIdentity *id)
 {
 	return too_recent(id);
+}
+
+/*
+ * commit_cache_ref_identity: see commit_cache.h.  (A ratified commit's
+ * entry has no file: seen_by stays 0 for it, and its identity is zeros.)
+ */
+bool
+commit_cache_ref_identity(const CommitCacheRef *ref, CommitFileIdentity *id)
+{
+	const CommitCacheEntry *e = ref->entry;
+
+	if (e == NULL || e->keyed || strstr(e->path, "#ratified:") != NULL)
+		return false;
+	*id = e->id;
+	return true;
 }
 
 /*

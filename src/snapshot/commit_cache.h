@@ -10,7 +10,11 @@
  * file's identity (size, modification time, change time, inode, device)
  * is unchanged: a file rewritten in place is read again (and a file changed
  * less than a second ago is not cached at all, since file times only move
- * with the kernel's coarse clock).  The total size is
+ * with the kernel's coarse clock).  A file is stat'ed once per DeltaLog
+ * (one call's view of the table): an entry that log found the file of
+ * already is served to it again without a stat, so that within a call
+ * every read of a commit is the same, and the next call checks every file
+ * again.  The total size is
  * bounded by deltacc.commit_cache_size (0 disables the cache); the least
  * recently used unpinned entries are evicted first.
  *
@@ -181,6 +185,16 @@ extern bool commit_cache_file_identity(const char *path, CommitFileIdentity *id)
 extern bool commit_cache_same_identity(const CommitFileIdentity *a,
 									   const CommitFileIdentity *b);
 extern bool commit_cache_too_recent(const CommitFileIdentity *id);
+
+/*
+ * The identity of the commit file ref's commit was decoded from, when ref
+ * is a cache entry of a commit file (false: not cached, or not a file's).
+ * Whoever records what a result was made from takes this one: within a
+ * call an entry is served without a stat (see above), so a stat taken now
+ * may describe newer bytes than the entry's.
+ */
+extern bool commit_cache_ref_identity(const CommitCacheRef *ref,
+									  CommitFileIdentity *id);
 
 /*
  * Entries of another cache under the same bound, LRU list and pins

@@ -1314,6 +1314,48 @@ cmp_file_action(const void *a, const void *b)
 }
 
 /*
+ * Sort flat[0 .. n) by key, where flat[0 .. nbase) are the base's files
+ * (in key order, as a snapshot's files are) and the rest the commits'
+ * adds, none of whose keys is among the base's: the adds are sorted and
+ * merged in from the end, so that an advance costs the files once, not a
+ * sort of them all.  When the base's part is found out of order, all of
+ * it is sorted.
+ */
+static void
+adv_sort_files(DeltaFileAction *flat, int64 nbase, int64 n)
+{
+	DeltaFileAction *adds;
+	int64		nadds = n - nbase;
+	int64		i;
+	int64		j;
+	int64		k;
+
+	for (i = 1; i < nbase; i++)
+		if (DeltaFileKeyCompare(&flat[i - 1], &flat[i]) >= 0)
+		{
+			qsort(flat, n, sizeof(DeltaFileAction), cmp_file_action);
+			return;
+		}
+	if (nadds == 0)
+		return;
+	adds = palloc(sizeof(DeltaFileAction) * nadds);
+	memcpy(adds, flat + nbase, sizeof(DeltaFileAction) * nadds);
+	qsort(adds, nadds, sizeof(DeltaFileAction), cmp_file_action);
+	i = nbase - 1;
+	j = nadds - 1;
+	for (k = n - 1; j >= 0; k--)
+	{
+		if ((k & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (i >= 0 && DeltaFileKeyCompare(&flat[i], &adds[j]) > 0)
+			flat[k] = flat[i--];
+		else
+			flat[k] = adds[j--];
+	}
+	pfree(adds);
+}
+
+/*
  * DeltaSnapshotAdvance: see snapshot.h.  The last add or remove of a key
  * among the commits decides it (an add makes it live with that add, a
  * remove kills it, whatever the base held); the base's other files stay.
@@ -1334,6 +1376,7 @@ DeltaSnapshotAdvance(DeltaLog *log, const DeltaSnapshot *base,
 	bool	   *nan;
 	DeltaFileAction *flat;
 	int64		nflat = 0;
+	int64		nbase;
 	int64		cap;
 	const DeltaMetadata *md = base->metadata;
 	const DeltaProtocol *proto = base->protocol;
@@ -1417,6 +1460,7 @@ DeltaSnapshotAdvance(DeltaLog *log, const DeltaSnapshot *base,
 			continue;
 		adv_copy_file(&strings, &flat[nflat++], f);
 	}
+	nbase = nflat;
 	for (i = 0; i < n_order; i++)
 	{
 		LiveKey    *lk = order[i];
@@ -1450,7 +1494,11 @@ DeltaSnapshotAdvance(DeltaLog *log, const DeltaSnapshot *base,
 		nflat++;
 	}
 	livefiles_destroy(delta);
-	qsort(flat, nflat, sizeof(DeltaFileAction), cmp_file_action);
+	adv_sort_files(flat, nbase, nflat);
+#ifdef USE_ASSERT_CHECKING
+	for (i = 1; i < nflat; i++)
+		Assert(DeltaFileKeyCompare(&flat[i - 1], &flat[i]) < 0);
+#endif
 	snap->n_files = nflat;
 	snap->files = MemoryContextAllocHuge(cxt, sizeof(DeltaFileAction *) *
 										 Max(nflat, 1));

@@ -646,6 +646,69 @@ prepare_record(SnapHistory *h, DeltaLog *log, int64 from, int64 v,
 	return *src != NULL;
 }
 
+/* The newest of the versions cached lately at or before v, or -1. */
+static int64
+recent_newest(const SnapHistory *h, int64 v)
+{
+	int64		best = -1;
+	int			i;
+
+	for (i = 0; i < h->nrecent; i++)
+		if (h->recent[i] <= v && h->recent[i] > best)
+			best = h->recent[i];
+	return best;
+}
+
+/*
+ * The newest valid cached snapshot of the table at or before v among the
+ * versions cached lately, or NULL (those found gone or stale forgotten).
+ */
+static SnapshotCacheRef *
+recent_base(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
+{
+	SnapshotCacheRef *base = NULL;
+	int64		best;
+
+	while (h != NULL && base == NULL)
+	{
+		best = recent_newest(h, v);
+		if (best < 0)
+			break;
+		base = lookup(scope, log, best);
+		if (base == NULL)
+			recent_forget(h, best); /* gone or stale: try an older one */
+	}
+	return base;
+}
+
+/*
+ * Whether the commits refs[0 ..] (versions base + 1 ..) that an advance
+ * read are those of the sources src[0 ..] of versions from .. to, taken
+ * before: a commit served from the cache was decoded from the file
+ * identity its entry records, which within a call need not be the file's
+ * now (commit_cache_ref_identity); a snapshot made from other bytes than
+ * the recorded ones must not be cached under them.  (A commit read now,
+ * not cached, is checked by history_record.)
+ */
+static bool
+sources_used(CommitCacheRef **refs, int64 base, int64 from, int64 to,
+			 const SnapSource *src)
+{
+	int64		w;
+
+	for (w = from; w <= to; w++)
+	{
+		const SnapSource *s = &src[w - from];
+		CommitFileIdentity id;
+
+		if (!s->ratified &&
+			commit_cache_ref_identity(refs[w - base - 1], &id) &&
+			!commit_cache_same_identity(&id, &s->id))
+			return false;
+	}
+	return true;
+}
+
 /*
  * The snapshot at v made from the newest valid cached one before it, or
  * NULL when there is none.
@@ -653,8 +716,7 @@ prepare_record(SnapHistory *h, DeltaLog *log, int64 from, int64 v,
 static SnapshotCacheRef *
 advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 {
-	SnapshotCacheRef *base = NULL;
-	int64		best;
+	SnapshotCacheRef *base = recent_base(scope, log, h, v - 1);
 	int			i;
 	CommitCacheRef **refs;
 	SnapSource *src;
@@ -663,18 +725,6 @@ advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 	int			n;
 	bool		cacheable;
 
-	while (h != NULL && base == NULL)
-	{
-		best = -1;
-		for (i = 0; i < h->nrecent; i++)
-			if (h->recent[i] < v && h->recent[i] > best)
-				best = h->recent[i];
-		if (best < 0)
-			break;
-		base = lookup(scope, log, best);
-		if (base == NULL)
-			recent_forget(h, best); /* gone or stale: try an older one */
-	}
 	if (base == NULL)
 		return NULL;
 
@@ -691,7 +741,8 @@ advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 	}
 	snap = DeltaSnapshotAdvance(log, base->snap, scope, refs, n);
 	if (cacheable && rec_from <= v)
-		cacheable = history_record(h, log, rec_from, v, src);
+		cacheable = sources_used(refs, base->snap->version, rec_from, v, src) &&
+			history_record(h, log, rec_from, v, src);
 	stats.advanced++;
 	return store(scope, log, h, make_entry(snap), cacheable);
 }
@@ -739,6 +790,68 @@ snapshot_cache_find(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	return may_advance ?
 		advance(scope, log, history_of(log->table_path, false), version) :
 		NULL;
+}
+
+/*
+ * snapshot_cache_state_at: see snapshot_cache.h.
+ */
+bool
+snapshot_cache_state_at(CommitCacheScope *scope, DeltaLog *log, int64 version,
+						const DeltaMetadata **md, const DeltaProtocol **proto)
+{
+	SnapHistory *h;
+	SnapshotCacheRef *base = NULL;
+	const DeltaMetadata *m = NULL;
+	const DeltaProtocol *p = NULL;
+	int64		best;
+	int64		v;
+
+	if (!log_cacheable(log, version) ||
+		(h = history_of(log->table_path, false)) == NULL)
+		return false;
+	best = recent_newest(h, version);
+	v = version;
+	while (best >= 0 && base == NULL)
+	{
+		/*
+		 * The commits after the newest cached version, newest first, until
+		 * both are known (then no snapshot is needed: the answer of the
+		 * caller's own walk), then that snapshot for what is missing (gone
+		 * or stale: the commits down to an older one).
+		 */
+		for (; v > best && (m == NULL || p == NULL); v--)
+		{
+			DeltaCommit *c;
+
+			CHECK_FOR_INTERRUPTS();
+			c = commit_cache_get_state(scope, log, v)->commit;
+			if (m == NULL && c->metadata != NULL)
+				m = c->metadata;
+			if (p == NULL && c->protocol != NULL)
+				p = c->protocol;
+		}
+		if (m != NULL && p != NULL)
+			break;
+		base = lookup(scope, log, best);
+		if (base == NULL)
+		{
+			recent_forget(h, best);
+			best = recent_newest(h, best);
+		}
+	}
+	if (m == NULL || p == NULL)
+	{
+		if (base == NULL)
+			return false;
+		if (m == NULL)
+			m = base->snap->metadata;
+		if (p == NULL)
+			p = base->snap->protocol;
+	}
+	*md = m;
+	*proto = p;
+	DeltaProtocolCheckReadable(log, p);
+	return true;
 }
 
 /*

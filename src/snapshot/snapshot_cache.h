@@ -83,6 +83,23 @@ extern SnapshotCacheRef *snapshot_cache_find(CommitCacheScope *scope,
 											 DeltaLog *log, int64 version,
 											 bool may_advance);
 
+/*
+ * The metaData and protocol in force at 'version' (0 <= version <= last
+ * JSON commit) without building a snapshot: the commits from version down
+ * to the newest cached snapshot at or before it are read for these two
+ * actions only (commit_cache_get_state), newest first, and what they do
+ * not name is that snapshot's (validated as every lookup is; a stale one
+ * is dropped and the walk goes on to an older one).  Both point into
+ * memory the scope keeps; the protocol is checked readable.  false
+ * (nothing set) when no cached snapshot is at or before version: then the
+ * caller reads the log itself.  Costs the commits after that snapshot,
+ * never more than the caller's own walk, not the log.
+ */
+extern bool snapshot_cache_state_at(CommitCacheScope *scope, DeltaLog *log,
+									int64 version,
+									const DeltaMetadata **md,
+									const DeltaProtocol **proto);
+
 /* After attaching memory to ref->cxt (see commit_cache_ref_grown). */
 extern void snapshot_cache_ref_grown(CommitCacheScope *scope,
 									 SnapshotCacheRef *ref);

@@ -135,6 +135,9 @@ SELECT pg_temp.mark();
 :C(pg_temp.copy(), 0, '{id < 50}', pg_temp.delete_actions(), read_files => '{part-00.parquet}', through_version => 1, mode => 'stats');
 SELECT hits > 0 AS served_from_cache, misses, stale FROM pg_temp.delta();
 -- same size, new content (min 1000 -> "  10", same inode): now it conflicts
+-- (also the pair of the per-call memo: a call stats each commit file once
+-- and takes it as found for the rest of the call; the next call stats it
+-- again and sees the rewrite.  A memo kept across calls misses it.)
 SELECT pg_temp.sh(format($c$sed 's/:1000}/:  10}/' %1$s > %1$s.tmp && cat %1$s.tmp > %1$s && rm %1$s.tmp$c$,
                          pg_temp.v1()));
 SELECT pg_temp.mark();

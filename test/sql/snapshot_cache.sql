@@ -268,6 +268,33 @@ SELECT deltacc.commit(pg_temp.t('cm'), 6, pg_temp.delete('n-eight.parquet', 'nin
 SELECT stale > 0 AS stale_dropped FROM pg_temp.delta();
 SELECT pg_temp.same(pg_temp.t('cm'), 6, '{id < 50}') AS same_registered_again;
 
+-- must still conflict: the metaData in force at a read version is that
+-- of the newest cached snapshot before it unless a commit since names a
+-- newer one.  Version 0 sets WriteSerializable, version 1 Serializable, version 2 blind-appends c (ids 20..29)
+-- into the loser's read.  With the snapshot at version 0 cached, a check
+-- at read version 1 given its read files (only the read version's
+-- metaData and protocol needed) must run at Serializable: a
+-- ConcurrentAppendException.  Version 0's level would let it pass.
+SELECT pg_temp.sh(format('mkdir -p %s/_delta_log', pg_temp.t('iso')));
+CREATE FUNCTION pg_temp.md(conf text) RETURNS text LANGUAGE sql AS $$
+    SELECT format('{"metaData":{"id":"iso","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":[],"configuration":{%s},"createdTime":0}}', conf) $$;
+SELECT pg_temp.write(pg_temp.v('iso', 0), ARRAY[
+    pg_temp.ci('WRITE'),
+    '{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}',
+    pg_temp.md('"delta.isolationLevel":"WriteSerializable"'),
+    pg_temp.add('a.parquet', '0', '9')]);
+SELECT pg_temp.write(pg_temp.v('iso', 1), ARRAY[
+    pg_temp.ci('SET TBLPROPERTIES'), pg_temp.md('"delta.isolationLevel":"Serializable"')]);
+SELECT pg_temp.write(pg_temp.v('iso', 2), ARRAY[pg_temp.ci('WRITE'), pg_temp.add('c.parquet', '20', '29')]);
+SELECT pg_sleep(1.1);
+SELECT pg_temp.decisions(pg_temp.t('iso'), 0, '{id < 50}') IS NOT NULL AS v0_cached;
+SELECT pg_temp.mark();
+:C(pg_temp.t('iso'), 1, '{id < 50}', pg_temp.loser(), read_files => '{a.parquet}',
+   through_version => 2, mode => 'stats');
+SELECT misses AS built FROM pg_temp.delta();
+:C(pg_temp.t('iso'), 1, '{id < 50}', pg_temp.loser(), read_files => '{a.parquet}',
+   through_version => 2, mode => 'partition');
+
 -- (the registration is this suite's own: taken out again)
 DELETE FROM deltacc.ratified_commits WHERE table_path = pg_temp.t('cm');
 DELETE FROM deltacc.managed_tables WHERE table_path = pg_temp.t('cm');
