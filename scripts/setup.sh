@@ -14,6 +14,8 @@ PACKAGES=(
 	zlib1g-dev libsnappy-dev libzstd-dev liblz4-dev
 	# (libssl-dev: libcrypto's SHA-256 and HMAC for request signing)
 	libssl-dev
+	# (libcurl4-openssl-dev: the HTTP client of object-store reads)
+	libcurl4-openssl-dev
 	libclang-rt-14-dev python3
 )
 

@@ -133,6 +133,16 @@ grep -E '^not ok' "$LOG/crash.out" || true
 grep -E "^[0-9]+ passed, [0-9]+ failed" "$LOG/crash.out" | tail -1
 add_counts "$LOG/crash.out"
 
+# 6. Object-store reads (scripts/storage_test.sh): the conformance tables
+#    and their copies in an S3 emulator on loopback (s3rver, installed from
+#    npm by the script) give the same answers; misbehaving endpoints end in
+#    clean errors.
+echo "== object stores (scripts/storage_test.sh)"
+bash scripts/storage_test.sh > "$LOG/storage.out" 2>&1
+grep -E '^(not ok|storage_test:)' "$LOG/storage.out" || true
+grep -E "^[0-9]+ passed, [0-9]+ failed" "$LOG/storage.out" | tail -1
+add_counts "$LOG/storage.out"
+
 echo
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -44,6 +44,7 @@
 #include "coord/publish.h"
 #include "coord/store.h"
 #include "log/log_reader.h"
+#include "storage/objstore.h"
 
 /* The largest single write. */
 #define PUBLISH_WRITE_MAX (8 * 1024 * 1024)
@@ -294,6 +295,11 @@ catalog_publish(const char *table_path, bool has_through,
 
 	catalog_check_role(CATALOG_ROLE_PUBLISH);
 	path = DeltaCanonicalTablePath(table_path);
+	if (storage_is_remote(path))
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("cannot publish to Delta table \"%s\" in an object store", path),
+				errdetail("deltacc reads tables in object stores but does not write to them; their ratified commits stay readable through the catalog."));
 	if (!catalog_list_ratified(path, 0,
 							   has_through ? through_version : PG_INT64_MAX,
 							   true, &mt, &rows, &nrows))

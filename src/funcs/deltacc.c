@@ -25,6 +25,7 @@
 #include "log/log_reader.h"
 #include "rows/deletion_vector.h"
 #include "snapshot/commit_cache.h"
+#include "storage/objstore.h"
 
 PG_MODULE_MAGIC;
 
@@ -39,6 +40,7 @@ void
 _PG_init(void)
 {
 	log_reader_init();
+	storage_init();
 	conflict_init();
 	commit_cache_init();
 	deletion_vector_init();

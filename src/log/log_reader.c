@@ -32,8 +32,11 @@
 #include "common/fileio.h"
 #include "common/json_util.h"
 #include "format/djson_scan.h"
+#include "format/objurl.h"
 #include "log/actions.h"
 #include "log/log_reader.h"
+#include "storage/objstore.h"
+#include "storage/storage_options.h"
 
 /* GUC */
 int			deltacc_max_log_file_bytes = INT_MAX;
@@ -187,6 +190,9 @@ DeltaReadWholeFile(const char *abs_path, const char *display_name,
 
 	if (max_bytes == 0)
 		max_bytes = (Size) deltacc_max_log_file_bytes;
+	if (storage_is_remote(abs_path))
+		return storage_read_object(abs_path, "Delta log file", display_name,
+								   max_bytes, len_out, NULL);
 
 	fd = DeltaOpenRegularFile(abs_path, "Delta log file", display_name, &st);
 	if ((uint64) st.st_size > (uint64) max_bytes)
@@ -392,7 +398,15 @@ read_last_checkpoint(DeltaLog *log)
 	MemoryContext tmp;
 	MemoryContext old;
 
-	if (!DeltaIsRegularFile(path, &st))
+	if (storage_is_remote(path))
+	{
+		StorageObjectInfo info;
+
+		if (!storage_stat(path, &info))
+			return;
+		st.st_size = (off_t) info.size;
+	}
+	else if (!DeltaIsRegularFile(path, &st))
 		return;
 	log->last_checkpoint.present = true;
 	if (st.st_size > 1024 * 1024)
@@ -443,11 +457,13 @@ DeltaCanonicalTablePath(const char *table_path)
 	char	   *path;
 	size_t		len;
 
+	if (storage_is_remote(table_path))
+		return storage_canonical_url(table_path);
 	if (foreign)
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("unsupported Delta table location \"%s\"", table_path),
-				errdetail("Only absolute server paths and file:// URIs are supported."));
+				errdetail("Only absolute server paths, file:// URIs and s3://, gs://, az:// and abfss:// URLs are supported."));
 	if (is_uri)
 	{
 		bool		ok;
@@ -552,6 +568,71 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 	log->catalog = cat;
 }
 
+/* What the listing of _delta_log gathers (log_open). */
+typedef struct LogListing
+{
+	DeltaLog   *log;
+	DeltaCatalogState *cat;
+	int64	   *versions;
+	int			n_versions;
+	int			cap_versions;
+	int			cap_ck;
+	int			n_names;		/* entries seen, of any name */
+} LogListing;
+
+/* Take one name of _delta_log into the listing. */
+static void
+list_add_name(LogListing *ls, const char *name)
+{
+	DeltaLog   *log = ls->log;
+	int64		v;
+	DeltaCheckpointFile ck;
+	int			kind;
+
+	CHECK_FOR_INTERRUPTS();
+	ls->n_names++;
+	kind = classify_log_name(name, &v, &ck);
+	/*
+	 * A registered table: the versions above the published one are the
+	 * catalog's, and so is the state at them.  The protocol allows a
+	 * checkpoint only for a version already published in _delta_log,
+	 * and the catalog vouches for the published bytes up to its
+	 * published version alone: a checkpoint above it (at a ratified
+	 * version or beyond the latest) may have been written from files
+	 * the catalog never ratified, or ratified with other bytes, so it
+	 * is not trusted, and the catalog's copies are read instead.
+	 */
+	if (ls->cat != NULL && kind != 0 && v > ls->cat->published_version)
+		return;
+	if (kind == 1)
+	{
+		if (ls->n_versions == ls->cap_versions)
+		{
+			ls->cap_versions *= 2;
+			ls->versions = repalloc_huge(ls->versions, sizeof(int64) * ls->cap_versions);
+		}
+		ls->versions[ls->n_versions++] = v;
+	}
+	else if (kind == 2)
+	{
+		if (log->n_checkpoints == ls->cap_ck)
+		{
+			ls->cap_ck *= 2;
+			log->checkpoints = repalloc_huge(log->checkpoints,
+											 sizeof(DeltaCheckpointFile) * ls->cap_ck);
+		}
+		ck.name = pstrdup(name);
+		log->checkpoints[log->n_checkpoints++] = ck;
+	}
+}
+
+/* StorageListFn of list_add_name */
+static void
+list_add_object(void *arg, const char *name, const StorageObjectInfo *info)
+{
+	list_add_name((LogListing *) arg, name);
+}
+
 /*
  * Open a Delta table (see log_reader.h).  Lists _delta_log once; the
  * listing is a snapshot of the directory at this moment.
@@ -595,10 +676,10 @@ log_open(const char *table_path, bool registering, bool given,
 	struct stat st;
 	int64	   *versions;
 	int			n_versions = 0;
-	int			cap_versions = 64;
-	int			cap_ck = 8;
 	int			i;
 	DeltaCatalogState *cat;
+	LogListing	ls;
+	bool		remote = storage_is_remote(table_path);
 
 	DeltaCheckReadPrivilege();
 
@@ -616,7 +697,11 @@ log_open(const char *table_path, bool registering, bool given,
 		cat = delta_catalog_lookup && !registering ?
 			delta_catalog_lookup(log->table_path) : NULL;
 
-	if (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	memset(&ls, 0, sizeof(ls));
+	/* an object store: the server and user mapping for it, or an ERROR */
+	if (remote)
+		(void) storage_resolve(log->table_path);
+	if (!remote && (stat(log->log_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
 	{
 		if (stat(log->table_path, &st) != 0)
 		{
@@ -632,51 +717,28 @@ log_open(const char *table_path, bool registering, bool given,
 				errdetail("It has no \"_delta_log\" directory."));
 	}
 
-	versions = palloc(sizeof(int64) * cap_versions);
-	log->checkpoints = palloc(sizeof(DeltaCheckpointFile) * cap_ck);
-	dir = AllocateDir(log->log_dir);
-	while ((de = ReadDir(dir, log->log_dir)) != NULL)
+	ls.log = log;
+	ls.cat = cat;
+	ls.cap_versions = 64;
+	ls.cap_ck = 8;
+	ls.versions = palloc(sizeof(int64) * ls.cap_versions);
+	log->checkpoints = palloc(sizeof(DeltaCheckpointFile) * ls.cap_ck);
+	if (remote)
+		(void) storage_list(log->log_dir, NULL, list_add_object, &ls);
+	else
 	{
-		int64		v;
-		DeltaCheckpointFile ck;
-		int			kind;
-
-		CHECK_FOR_INTERRUPTS();
-		kind = classify_log_name(de->d_name, &v, &ck);
-		/*
-		 * A registered table: the versions above the published one are the
-		 * catalog's, and so is the state at them.  The protocol allows a
-		 * checkpoint only for a version already published in _delta_log,
-		 * and the catalog vouches for the published bytes up to its
-		 * published version alone: a checkpoint above it (at a ratified
-		 * version or beyond the latest) may have been written from files
-		 * the catalog never ratified, or ratified with other bytes, so it
-		 * is not trusted, and the catalog's copies are read instead.
-		 */
-		if (cat != NULL && kind != 0 && v > cat->published_version)
-			continue;
-		if (kind == 1)
-		{
-			if (n_versions == cap_versions)
-			{
-				cap_versions *= 2;
-				versions = repalloc_huge(versions, sizeof(int64) * cap_versions);
-			}
-			versions[n_versions++] = v;
-		}
-		else if (kind == 2)
-		{
-			if (log->n_checkpoints == cap_ck)
-			{
-				cap_ck *= 2;
-				log->checkpoints = repalloc_huge(log->checkpoints,
-												 sizeof(DeltaCheckpointFile) * cap_ck);
-			}
-			ck.name = pstrdup(de->d_name);
-			log->checkpoints[log->n_checkpoints++] = ck;
-		}
+		dir = AllocateDir(log->log_dir);
+		while ((de = ReadDir(dir, log->log_dir)) != NULL)
+			list_add_name(&ls, de->d_name);
+		FreeDir(dir);
 	}
-	FreeDir(dir);
+	if (remote && ls.n_names == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FILE),
+				errmsg("\"%s\" is not a Delta table", table_path),
+				errdetail("It has no objects under \"_delta_log/\"."));
+	versions = ls.versions;
+	n_versions = ls.n_versions;
 
 	if (n_versions == 0 && log->n_checkpoints == 0 && cat == NULL &&
 		!registering)
@@ -902,6 +964,7 @@ scan_action_file_buf(DeltaLog *log, const ScanSource *src,
 {
 	const char *rel_path = src->name;
 	char	   *abs_path;
+	ScanSource	remote_src;
 	int			fd = -1;
 	Size		mem_pos = 0;	/* bytes of src->mem read so far */
 	uint64		size;
@@ -922,6 +985,18 @@ scan_action_file_buf(DeltaLog *log, const ScanSource *src,
 		DeltaErrorContextPushLabel(&errpos, rel_path);
 	else
 		DeltaErrorContextPush(&errpos, rel_path);
+	if (src->mem == NULL && storage_is_remote(log->table_path))
+	{
+		/* an object is read whole (within the limit), then scanned */
+		abs_path = psprintf("%s/%s", log->table_path, rel_path);
+		remote_src = *src;
+		remote_src.mem = storage_read_object(abs_path, "Delta log file",
+											 rel_path,
+											 (Size) deltacc_max_log_file_bytes,
+											 &remote_src.len, NULL);
+		pfree(abs_path);
+		src = &remote_src;
+	}
 	if (src->mem == NULL)
 	{
 		abs_path = psprintf("%s/%s", log->table_path, rel_path);
@@ -1411,11 +1486,16 @@ plain_relative(const char *p)
 static char *delta_resolve_general(const DeltaLog *log,
 								   const char *path_in_log, int *why);
 
+static char *delta_resolve_remote(const DeltaLog *log,
+								  const char *path_in_log, int *why);
+
 static char *
 delta_resolve(const DeltaLog *log, const char *path_in_log, int *why)
 {
 	char	   *r;
 
+	if (storage_is_remote(log->table_path))
+		return delta_resolve_remote(log, path_in_log, why);
 	if (!plain_relative(path_in_log) || strcmp(log->table_path, "/") == 0)
 		return delta_resolve_general(log, path_in_log, why);
 	/* the common case: what the general way makes of it */
@@ -1474,6 +1554,73 @@ delta_resolve_general(const DeltaLog *log, const char *path_in_log, int *why)
 		strncmp(result, log->table_path, rootlen) != 0 ||
 		(result[rootlen] != '/' && strcmp(log->table_path, "/") != 0))
 		*why = 3;
+	return result;
+}
+
+/*
+ * delta_resolve for a table in an object store: an s3:// or gs:// URL is
+ * taken as it is (its own server decides whether it may be read); a
+ * relative path is %-decoded and put under the table's URL, and must have
+ * no empty, "." or ".." segment; a local path or another scheme is
+ * refused (2).
+ */
+static char *
+delta_resolve_remote(const DeltaLog *log, const char *path_in_log, int *why)
+{
+	FmtAllocator a = dc_fmt_allocator(CurrentMemoryContext);
+	ObjUrl		u;
+	const char *msg;
+	size_t		off;
+	bool		ok;
+	bool		is_uri;
+	bool		foreign;
+	char	   *decoded;
+	char	   *result;
+	const char *c;
+
+	*why = 0;
+	if (storage_is_remote(path_in_log))
+	{
+		if (!objurl_parse(path_in_log, strlen(path_in_log), &a, &u, &msg, &off))
+		{
+			*why = 1;
+			return NULL;
+		}
+		return storage_canonical_url(path_in_log);
+	}
+	(void) delta_strip_file_scheme(path_in_log, &is_uri, &foreign);
+	if (is_uri || foreign || path_in_log[0] == '/')
+	{
+		*why = 2;
+		return NULL;
+	}
+	decoded = delta_uri_decode(path_in_log, &ok);
+	if (!ok || decoded[0] == '\0')
+	{
+		*why = 1;
+		return NULL;
+	}
+	/* every segment a name: "..", "." and "a//b" would leave the root */
+	for (c = decoded;;)
+	{
+		size_t		n = strcspn(c, "/");
+
+		if (n == 0 || (n == 1 && c[0] == '.') ||
+			(n == 2 && c[0] == '.' && c[1] == '.'))
+		{
+			*why = 3;
+			return NULL;
+		}
+		if (c[n] == '\0')
+			break;
+		c += n + 1;
+	}
+	result = psprintf("%s/%s", log->table_path, decoded);
+	if (!objurl_parse(result, strlen(result), &a, &u, &msg, &off))
+	{
+		*why = 1;
+		return NULL;
+	}
 	return result;
 }
 

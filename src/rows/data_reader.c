@@ -36,6 +36,7 @@
 #include "common/json_util.h"
 #include "log/log_reader.h"
 #include "rows/data_reader.h"
+#include "storage/objstore.h"
 
 #define DR_EPOCH_DIFF_DAYS	((POSTGRES_EPOCH_JDATE) - (UNIX_EPOCH_JDATE))
 #define DR_EPOCH_DIFF_USECS	((int64) DR_EPOCH_DIFF_DAYS * USECS_PER_DAY)
@@ -668,6 +669,13 @@ DeltaDataFileSize(const char *abs_path, const char *display_path)
 {
 	struct stat st;
 
+	if (storage_is_remote(abs_path))
+	{
+		StorageObjectInfo info;
+
+		storage_stat_existing(abs_path, "data file", display_path, &info);
+		return info.size;
+	}
 	DeltaStatRegularFile(abs_path, "data file", display_path, &st);
 	return (int64) st.st_size;
 }
@@ -706,10 +714,21 @@ DeltaRowIterOpen(const char *abs_path, const char *display_path,
 	it->row_cxt = AllocSetContextCreate(file_cxt, "deltacc data row",
 										ALLOCSET_DEFAULT_SIZES);
 
-	it->fd = DeltaOpenRegularFile(abs_path, "data file", display_path, &st);
 	file_alloc = dc_fmt_allocator(file_cxt);
-	it->pf = pq_open(DeltaPqReadAt, &it->fd, (uint64_t) st.st_size,
-					 &file_alloc, NULL, &err);
+	if (storage_is_remote(abs_path))
+	{
+		it->fd = -1;
+		it->remote = storage_reader_open(abs_path, "data file", it->display_path);
+		it->pf = pq_open(storage_pq_read_at, it->remote,
+						 (uint64_t) it->remote->info.size, &file_alloc, NULL,
+						 &err);
+	}
+	else
+	{
+		it->fd = DeltaOpenRegularFile(abs_path, "data file", display_path, &st);
+		it->pf = pq_open(DeltaPqReadAt, &it->fd, (uint64_t) st.st_size,
+						 &file_alloc, NULL, &err);
+	}
 	if (it->pf == NULL)
 		dr_parquet_error(display_path, &err);
 	if (num_records >= 0 && pq_num_rows(it->pf) != num_records)
@@ -869,6 +888,7 @@ DeltaRowIterNext(DeltaRowIter *it)
 void
 DeltaRowIterClose(DeltaRowIter *it)
 {
-	CloseTransientFile(it->fd);
+	if (it->fd >= 0)
+		CloseTransientFile(it->fd);
 	MemoryContextDelete(it->file_cxt);
 }

@@ -75,7 +75,8 @@ typedef struct DeltaRowIter
 	MemoryContext file_cxt;
 	MemoryContext rg_cxt;
 	PqReader   *reader;
-	int			fd;				/* the open file (DeltaPqReadAt) */
+	int			fd;				/* the open file (DeltaPqReadAt), or -1 */
+	struct StorageReader *remote;	/* the object read instead of fd */
 	int			rg;
 	bool		rg_loaded;
 } DeltaRowIter;

@@ -35,6 +35,7 @@
 #include "format/dvfile.h"
 #include "log/actions.h"
 #include "rows/deletion_vector.h"
+#include "storage/objstore.h"
 
 PG_FUNCTION_INFO_V1(deltacc_deletion_vector);
 
@@ -170,14 +171,24 @@ read_stored_bitmap(const DeltaDVLocation *loc, const DeltaDV *dv,
 {
 	int			fd;
 	struct stat st;
+	StorageReader *remote = NULL;
 	uint8_t		version;
 	Size		frame_len = (Size) dv->size_in_bytes + DV_FRAME_OVERHEAD;
 	char	   *frame;
 	Size		got;
 	DvError		err;
 
-	fd = DeltaOpenRegularFile(loc->abs_path, "deletion vector file",
-							  loc->display_path, &st);
+	if (storage_is_remote(loc->abs_path))
+	{
+		/* the version byte and the frame: one read-ahead block if small */
+		remote = storage_reader_open(loc->abs_path, "deletion vector file",
+									 loc->display_path);
+		fd = -1;
+		st.st_size = (off_t) remote->info.size;
+	}
+	else
+		fd = DeltaOpenRegularFile(loc->abs_path, "deletion vector file",
+								  loc->display_path, &st);
 	if (loc->offset < 0 || (uint64) loc->offset + frame_len > (uint64) st.st_size)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
@@ -186,15 +197,30 @@ read_stored_bitmap(const DeltaDVLocation *loc, const DeltaDV *dv,
 						  frame_len, loc->offset, (long long) st.st_size));
 
 	version = 0;
-	got = DeltaReadAtMost(fd, (char *) &version, 1, 0, "deletion vector file",
-						  loc->display_path);
+	if (fd < 0)
+	{
+		storage_reader_read(remote, (char *) &version, 1, 0);
+		got = 1;
+	}
+	else
+		got = DeltaReadAtMost(fd, (char *) &version, 1, 0, "deletion vector file",
+							  loc->display_path);
 	if (!dv_check_version(&version, got, &err))
 		dv_report(&err);
 
 	frame = palloc_extended(frame_len, MCXT_ALLOC_HUGE);
-	got = DeltaReadAtMost(fd, frame, frame_len, (off_t) loc->offset,
-						  "deletion vector file", loc->display_path);
-	CloseTransientFile(fd);
+	if (fd < 0)
+	{
+		storage_reader_read(remote, frame, frame_len, (uint64) loc->offset);
+		got = frame_len;
+		storage_reader_free(remote);
+	}
+	else
+	{
+		got = DeltaReadAtMost(fd, frame, frame_len, (off_t) loc->offset,
+							  "deletion vector file", loc->display_path);
+		CloseTransientFile(fd);
+	}
 	if (!dv_unframe((const uint8_t *) frame, got, dv->size_in_bytes, data, &err))
 	{
 		err.offset += (size_t) loc->offset;

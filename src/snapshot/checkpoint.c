@@ -48,6 +48,7 @@
 #include "log/actions.h"
 #include "rows/data_reader.h"
 #include "snapshot/checkpoint.h"
+#include "storage/objstore.h"
 
 /* Top-level checkpoint columns that make up a snapshot. */
 static const char *const ckpt_columns[] = {
@@ -1001,6 +1002,7 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 	int			fd;
 	char	   *abs_path;
 	struct stat st;
+	StorageReader *remote = NULL;
 	PqFile	   *f;
 	PqReader   *r;
 	PqError		err;
@@ -1010,7 +1012,14 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 
 	DeltaErrorContextPush(&pos, rel_path);
 	abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	fd = DeltaOpenRegularFile(abs_path, "checkpoint file", rel_path, &st);
+	if (storage_is_remote(abs_path))
+	{
+		remote = storage_reader_open(abs_path, "checkpoint file", rel_path);
+		fd = -1;
+		st.st_size = (off_t) remote->info.size;
+	}
+	else
+		fd = DeltaOpenRegularFile(abs_path, "checkpoint file", rel_path, &st);
 
 	file_cxt = AllocSetContextCreate(CurrentMemoryContext, "deltacc checkpoint file",
 									 ALLOCSET_DEFAULT_SIZES);
@@ -1026,7 +1035,12 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 	arena = dc_arena_create(file_cxt);
 
 	memset(&err, 0, sizeof(err));
-	f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc, NULL, &err);
+	if (remote != NULL)
+		f = pq_open(storage_pq_read_at, remote, (uint64_t) st.st_size,
+					&file_alloc, NULL, &err);
+	else
+		f = pq_open(DeltaPqReadAt, &fd, (uint64_t) st.st_size, &file_alloc,
+					NULL, &err);
 	if (f == NULL)
 		ckpt_pq_error(&err);
 	if (mode == DELTA_DECODE_KEYS)
@@ -1067,7 +1081,10 @@ read_parquet_file(DeltaLog *log, const char *rel_path, int64 version,
 	pos.line = 0;
 	result = DeltaCommitBuilderFinish(&b);
 	MemoryContextDelete(file_cxt);
-	CloseTransientFile(fd);
+	if (fd >= 0)
+		CloseTransientFile(fd);
+	if (remote != NULL)
+		storage_reader_free(remote);
 	pfree(abs_path);
 	DeltaErrorContextPop(&pos);
 	Assert(CurrentMemoryContext == result_cxt);
@@ -1135,8 +1152,18 @@ check_sidecar_size(DeltaLog *log, const char *rel_path, int64 expected,
 	if (expected < 0)
 		return;
 	abs_path = psprintf("%s/%s", log->table_path, rel_path);
-	fd = DeltaOpenRegularFile(abs_path, "sidecar file", rel_path, &st);
-	CloseTransientFile(fd);
+	if (storage_is_remote(abs_path))
+	{
+		StorageObjectInfo info;
+
+		storage_stat_existing(abs_path, "sidecar file", rel_path, &info);
+		st.st_size = (off_t) info.size;
+	}
+	else
+	{
+		fd = DeltaOpenRegularFile(abs_path, "sidecar file", rel_path, &st);
+		CloseTransientFile(fd);
+	}
 	pfree(abs_path);
 	if ((int64) st.st_size != expected)
 		ereport(ERROR,
@@ -1242,6 +1269,8 @@ struct DeltaCkptCursor
 	MemoryContext cxt;			/* owns everything below */
 	int			part;			/* part being read (n: past the end) */
 	char	   *rel_path;		/* of that part, NULL when none is open */
+	StorageReader *remote;		/* that part in an object store (in
+								 * file_cxt), else NULL */
 	File		file;			/* that part (a virtual file, closed by
 								 * cursor_cxt_cb when the cursor's context
 								 * goes: abort leaves it open), or -1 */
@@ -1266,6 +1295,7 @@ cursor_close_part(DeltaCkptCursor *cur)
 	if (cur->file >= 0)
 		FileClose(cur->file);
 	cur->file = -1;
+	cur->remote = NULL;
 	if (cur->file_cxt != NULL)
 		MemoryContextDelete(cur->file_cxt);
 	cur->file_cxt = NULL;
@@ -1283,6 +1313,7 @@ cursor_cxt_cb(void *arg)
 	if (cur->file >= 0)
 		FileClose(cur->file);
 	cur->file = -1;
+	cur->remote = NULL;
 	cur->file_cxt = NULL;
 }
 
@@ -1312,12 +1343,23 @@ cursor_open_part(DeltaCkptCursor *cur)
 	cur->row_alloc = dc_arena_allocator(cur->row_arena);
 	cur->arena = dc_arena_create(cur->file_cxt);
 	abs_path = psprintf("%s/%s", cur->log->table_path, cur->rel_path);
-	cur->file = DeltaOpenRegularVfd(abs_path, "checkpoint file", cur->rel_path,
-									&st);
-	pfree(abs_path);
 	memset(&err, 0, sizeof(err));
-	cur->f = pq_open(DeltaPqReadAtVfd, &cur->file, (uint64_t) st.st_size, &file_alloc,
-					 NULL, &err);
+	if (storage_is_remote(abs_path))
+	{
+		cur->remote = storage_reader_open(abs_path, "checkpoint file",
+										  cur->rel_path);
+		cur->f = pq_open(storage_pq_read_at, cur->remote,
+						 (uint64_t) cur->remote->info.size, &file_alloc, NULL,
+						 &err);
+	}
+	else
+	{
+		cur->file = DeltaOpenRegularVfd(abs_path, "checkpoint file",
+										cur->rel_path, &st);
+		cur->f = pq_open(DeltaPqReadAtVfd, &cur->file, (uint64_t) st.st_size,
+						 &file_alloc, NULL, &err);
+	}
+	pfree(abs_path);
 	if (cur->f == NULL)
 		ckpt_pq_error(&err);
 	cur->r = pq_reader_open(cur->f, ckpt_columns, lengthof(ckpt_columns), &err);
@@ -1378,7 +1420,7 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 		DeltaCheckpointCursorClose(cur);	/* start again from the top */
 	memset(&err, 0, sizeof(err));
 	DeltaErrorContextPush(&pos, cur->rel_path ? cur->rel_path : "_delta_log");
-	if (cur->file < 0)
+	if (cur->file < 0 && cur->remote == NULL)
 		pos.file = "_delta_log";
 	for (;;)
 	{
@@ -1387,7 +1429,7 @@ DeltaCheckpointCursorGet(DeltaCkptCursor *cur, int64 ordinal,
 		int			rc;
 
 		CHECK_FOR_INTERRUPTS();
-		if (cur->file < 0)
+		if (cur->file < 0 && cur->remote == NULL)
 		{
 			if (cur->part >= cur->n)
 				ereport(ERROR,

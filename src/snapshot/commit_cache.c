@@ -32,6 +32,7 @@
 #include "lib/ilist.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "common/hashfn.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
@@ -44,6 +45,7 @@
 #include "snapshot/addline.h"
 #include "snapshot/commit_cache.h"
 #include "stats/stats.h"
+#include "storage/objstore.h"
 
 int			deltacc_commit_cache_size = 64 * 1024;	/* kB */
 
@@ -170,6 +172,23 @@ file_identity(const char *path, FileIdentity *id)
 {
 	struct stat st;
 
+	if (storage_is_remote(path))
+	{
+		StorageObjectInfo info;
+		size_t		n;
+
+		/* an object: its length and ETag (none: nothing to trust) */
+		if (!storage_stat(path, &info) || info.etag[0] == '\0')
+			return false;
+		n = strlen(info.etag);
+		memset(id, 0, sizeof(*id));
+		id->size = (off_t) info.size;
+		id->etag_hash[0] = hash_bytes_extended((const unsigned char *) info.etag,
+											   (int) n, 0);
+		id->etag_hash[1] = hash_bytes_extended((const unsigned char *) info.etag,
+											   (int) n, 0x9e3779b97f4a7c15);
+		return true;
+	}
 	if (stat(path, &st) != 0)
 		return false;
 	identity_of(&st, id);
@@ -207,7 +226,8 @@ same_identity(const FileIdentity *a, const FileIdentity *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
 		a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
-		a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
+		a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec &&
+		a->etag_hash[0] == b->etag_hash[0] && a->etag_hash[1] == b->etag_hash[1];
 }
 
 /*
@@ -937,6 +957,7 @@ struct CommitStatsLoader
 								 * the first read, NULL until then and after
 								 * the close */
 	int			loaded;			/* texts read again so far */
+	bool		remote_checked; /* an object's identity checked again */
 	MemoryContextCallback close_cb;
 };
 
@@ -1009,7 +1030,16 @@ commit_cache_stats_text(void *loader, int i)
 		return fa->stats ? fa->stats : fa->stats_parsed_json;
 	if (i >= src->nfiles || src->len[i] <= 0)
 		return NULL;			/* the file has no statistics */
-	if (ld->file < 0)
+	if (storage_is_remote(src->path))
+	{
+		FileIdentity now;
+
+		if (!ld->remote_checked &&
+			(!file_identity(src->path, &now) || !same_identity(&src->id, &now)))
+			loader_changed(src);
+		ld->remote_checked = true;
+	}
+	else if (ld->file < 0)
 	{
 		struct stat st;
 		FileIdentity now;
@@ -1027,8 +1057,13 @@ commit_cache_stats_text(void *loader, int i)
 	MemoryContextReset(ld->scratch);
 	old = MemoryContextSwitchTo(ld->scratch);
 	line = palloc(src->len[i]);
-	got = DeltaFileReadAtMost(ld->file, line, src->len[i], (off_t) src->off[i],
-							  "Delta log file", src->name);
+	if (storage_is_remote(src->path))
+		got = storage_read_range(src->path, NULL, "Delta log file", src->name,
+								 line, src->len[i], (uint64) src->off[i]);
+	else
+		got = DeltaFileReadAtMost(ld->file, line, src->len[i],
+								  (off_t) src->off[i], "Delta log file",
+								  src->name);
 	if (got != (Size) src->len[i])
 		loader_changed(src);
 	DeltaErrorContextPush(&errpos, src->name);

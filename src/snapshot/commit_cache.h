@@ -54,6 +54,8 @@ typedef struct CommitFileIdentity
 	int64		mtime_nsec;
 	int64		ctime_sec;
 	int64		ctime_nsec;
+	uint64		etag_hash[2];	/* an object in an object store: its
+								 * ETag's (the times and inode are 0) */
 } CommitFileIdentity;
 
 /* GUC deltacc.commit_cache_size, in kB. */

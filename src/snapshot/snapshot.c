@@ -39,6 +39,7 @@
 #include "snapshot/snapshot.h"
 #include "stats/predicate.h"
 #include "stats/stats.h"
+#include "storage/objstore.h"
 
 /*
  * A live file during replay: its key, size and where its add is.  fa is set
@@ -101,6 +102,9 @@ typedef struct LazyFile
 								 * it open, lazy_close_cb closes it */
 	int64		size;			/* its size when opened */
 	uint64		used;			/* LRU clock */
+	char	   *url;			/* in an object store: its URL (file is
+								 * -1), else NULL */
+	char	   *etag;			/* and its ETag then */
 } LazyFile;
 
 struct DeltaSnapshotLazy
@@ -708,7 +712,7 @@ lazy_close_cb(void *arg)
 
 	for (i = 0; i < LAZY_FILES; i++)
 	{
-		if (lz->files[i].source >= 0)
+		if (lz->files[i].file >= 0)
 			FileClose(lz->files[i].file);
 		lz->files[i].source = -1;
 		lz->files[i].file = -1;
@@ -968,12 +972,26 @@ lazy_source_file(DeltaSnapshotLazy *lz, int32 source, const char *name)
 		if (lru == NULL || f->used < lru->used)
 			lru = f;
 	}
-	if (lru->source >= 0)
+	if (lru->file >= 0)
 		FileClose(lru->file);
 	lru->source = -1;
 	lru->file = -1;
 	abs_path = psprintf("%s/%s", lz->log->table_path, name);
-	lru->file = DeltaOpenRegularVfd(abs_path, "Delta log file", name, &st);
+	if (storage_is_remote(abs_path))
+	{
+		StorageObjectInfo info;
+
+		storage_stat_existing(abs_path, "Delta log file", name, &info);
+		if (lru->url != NULL)
+			pfree(lru->url);
+		if (lru->etag != NULL)
+			pfree(lru->etag);
+		lru->url = MemoryContextStrdup(lz->arena_owner, abs_path);
+		lru->etag = MemoryContextStrdup(lz->arena_owner, info.etag);
+		st.st_size = (off_t) info.size;
+	}
+	else
+		lru->file = DeltaOpenRegularVfd(abs_path, "Delta log file", name, &st);
 	pfree(abs_path);
 	lru->size = (int64) st.st_size;
 	lru->source = source;
@@ -1085,8 +1103,12 @@ lazy_window_line(DeltaSnapshotLazy *lz, const LiveKey *k, const char **name)
 										Max(want, (Size) LAZY_WINDOW));
 		w->cap = Max(want, (Size) LAZY_WINDOW);
 	}
-	got = DeltaFileReadAtMost(f->file, w->buf, want, (off_t) start,
-							  "Delta log file", w->name);
+	if (f->file < 0)
+		got = storage_read_range(f->url, f->etag, "Delta log file", w->name,
+								 w->buf, want, (uint64) start);
+	else
+		got = DeltaFileReadAtMost(f->file, w->buf, want, (off_t) start,
+								  "Delta log file", w->name);
 	if (start + (int64) got < end)
 		lazy_log_changed(w->name);
 	w->start = start;

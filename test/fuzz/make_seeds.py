@@ -331,3 +331,36 @@ for url in ["s3://my-bucket/tables/sales", "gs://my_bucket/a/b/", "az://data/t1"
             "s3://abc/a%2Fb/p=1 x/\u00fc", "s3://abc/t/../x", "s3://abc//k?x#y"]:
     put("objurl", url)
 print("objurl", len(os.listdir(os.path.join(HERE, "seeds", "objurl"))), "seeds", file=sys.stderr)
+
+# ---- object-store XML: listing pages and error documents
+for doc in [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">'
+    '<Name>b</Name><Prefix>t/_delta_log/</Prefix><IsTruncated>true</IsTruncated>'
+    '<NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>'
+    '<Contents><Key>t/_delta_log/00000000000000000000.json</Key><ETag>&quot;599b&quot;</ETag>'
+    '<Size>1024</Size></Contents><CommonPrefixes><Prefix>t/x/</Prefix></CommonPrefixes></ListBucketResult>',
+    '<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key><![CDATA[a<b]]>&#x20AC;&amp;</Key>'
+    '<Size>0</Size></Contents></ListBucketResult>',
+    '\ufeff<?xml version="1.0" encoding="utf-8"?><EnumerationResults ContainerName="c"><Blobs><Blob>'
+    '<Name>t/_delta_log/00000000000000000000.json</Name><Properties><Etag>0x8DC</Etag>'
+    '<Content-Length>77</Content-Length></Properties></Blob><BlobPrefix><Name>t/x/</Name></BlobPrefix>'
+    '</Blobs><NextMarker>2!72!MDAw</NextMarker></EnumerationResults>',
+    '<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>'
+    '<RequestId>4442587FB7D0A2F9</RequestId></Error>',
+    '<!DOCTYPE x [<!ENTITY a "b">]><ListBucketResult/>',
+    '<a><!-- c --><b x="1" y=\'2\'/></a>',
+]:
+    put("objxml", doc)
+print("objxml", len(os.listdir(os.path.join(HERE, "seeds", "objxml"))), "seeds", file=sys.stderr)
+
+# ---- Azure Shared Key requests: NUL-separated method, account, path, key,
+# then query and header name/value pairs (the first half is the query)
+AZ_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+for fields in [
+    ["GET", "devstoreaccount1", "/devstoreaccount1/lake", AZ_KEY, "restype", "container",
+     "comp", "list", "x-ms-date", "Sun, 06 Nov 1994 08:49:37 GMT", "x-ms-version", "2021-12-02"],
+    ["HEAD", "acct", "/c/a%20b.json", AZ_KEY, "Range", "bytes=0-9", "If-Match", "\"0x8D\""],
+    ["GET", "a", "/c", "not base64", "x", "y"],
+]:
+    put("azsig", "\0".join(fields))
+print("azsig", len(os.listdir(os.path.join(HERE, "seeds", "azsig"))), "seeds", file=sys.stderr)
