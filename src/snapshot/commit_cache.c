@@ -686,7 +686,7 @@ static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		  bool state_only, DeltaStatsPrescan *ps)
 {
-	char	   *name;
+	char	   *name = NULL;	/* (a file's: its name) */
 	char	   *path;
 	char		key[MAXPGPATH];
 	FileIdentity before;
@@ -704,7 +704,6 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	reap_graveyard();
 	(void) make_room(0);		/* the limit may have been lowered */
 
-	name = DeltaCommitFileName(version);
 	rc = DeltaLogRatified(log, version);
 	if (rc != NULL)
 	{
@@ -725,6 +724,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	}
 	else
 	{
+		name = DeltaCommitFileName(version);
 		path = psprintf("%s/%s", log->table_path, name);
 		cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
 			file_identity(path, &before);
@@ -744,7 +744,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		{
 			stat_hits++;
 			dlist_move_head(&cache_lru, &item->entry->node);
-			pfree(name);
+			if (name)
+				pfree(name);
 			pfree(path);
 			return entry_ref(scope, item->entry);
 		}
@@ -765,7 +766,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			{
 				stat_hits++;
 				dlist_move_head(&cache_lru, &e->node);
-				pfree(name);
+				if (name)
+					pfree(name);
 				pfree(path);
 				return entry_ref(scope, e);
 			}
@@ -821,7 +823,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			dlist_push_head(&cache_lru, &e->node);
 			cache_bytes += bytes;
 			cache_entries++;
-			pfree(name);
+			if (name)
+				pfree(name);
 			pfree(path);
 			return entry_ref(scope, e);
 		}
@@ -835,7 +838,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	ref->extra = MemoryContextAllocZero(tmp, sizeof(void *));
 	ref->entry = NULL;
 	ref->stats_src = src;
-	pfree(name);
+	if (name)
+		pfree(name);
 	pfree(path);
 	return ref;
 }
