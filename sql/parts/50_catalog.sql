@@ -39,10 +39,12 @@ CREATE TABLE deltacc.managed_tables (
 -- One row per version ratified through this catalog (the versions of the
 -- log at registration have none).  Exactly one of staged_path (relative to
 -- the table root) and content (an inline commit's bytes) is set;
--- content_sha256 is the hash of the ratified bytes either way.
+-- content_sha256 is the hash of the ratified bytes either way.  A row is
+-- inserted only by deltacc.commit, holding the lock of its table's row in
+-- managed_tables, so table_path always names a registered table; it has no
+-- foreign key (whose check would lock that row again in every commit).
 CREATE TABLE deltacc.ratified_commits (
-    table_path          pg_catalog.text NOT NULL
-                        REFERENCES deltacc.managed_tables (table_path),
+    table_path          pg_catalog.text NOT NULL,
     version             pg_catalog.int8 NOT NULL,
     txn_id              pg_catalog.text NOT NULL,
     in_commit_timestamp pg_catalog.timestamptz,

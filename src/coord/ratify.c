@@ -11,7 +11,7 @@
  *	   of one table run one after the other from here to the end of their
  *	   transactions; a rollback takes the ratification back;
  *	2. read a staged proposal (once) and open the table through the
- *	   catalog, whose state one query reads (it sees every ratified
+ *	   catalog, whose state one read gives (it sees every ratified
  *	   version, the locked transaction's own included, and the version of
  *	   the proposal's txnId);
  *	3. a txnId already ratified returns its version (a retried request);
@@ -103,6 +103,8 @@ typedef struct Ratification
 	const DeltaCommit *spec_back;
 	uint8		spec_sha256[PG_SHA256_DIGEST_LENGTH];
 	bool		tree_changed;	/* the rebase changed the tree */
+	DeltaLog   *pre_log;		/* the table as opened before the lock, or
+								 * NULL */
 	/* results */
 	bool		has_ict;
 	int64		ict_ms;
@@ -852,9 +854,11 @@ precheck_work(void *arg)
 									   "the commit proposed", -1);
 	DeltaSha256(r->spec_content, r->spec_len, r->spec_sha256);
 	r->spec_valid = true;
-	MemoryContextSwitchTo(old);
 
+	/* the view of the table, kept for the steps under the lock */
 	log = DeltaLogOpen(r->path);
+	r->pre_log = log;
+	MemoryContextSwitchTo(old);
 
 	if (log->catalog == NULL || p->req->read_version < 0 ||
 		p->req->read_version > log->latest_version)
@@ -875,7 +879,11 @@ precheck_work(void *arg)
  *	  the session's caches alone: the read version's snapshot and read
  *	  files, the reads compiled, the winners decoded with their statistics.
  *	  It decides nothing: the check under the lock runs again in full (from
- *	  the caches, each validated as always).
+ *	  the caches, each validated as always);
+ *	- the view of the table it opened (the listing of _delta_log, checked
+ *	  by the caches once): under the lock the same view with the catalog's
+ *	  newer state, when that is of the same registration and published
+ *	  version (DeltaLogWithNewerCatalog), else the table opened again.
  * Any error met here is left to the steps under the lock that raise
  * errors, in their order (a subtransaction takes it back).
  */
@@ -943,6 +951,7 @@ catalog_commit(const CommitRequest *req)
 {
 	Ratification r;
 	ManagedTable mt;
+	DeltaCatalogState *cat;
 	const char *txn_id;
 	int64		done;
 	int64		staged_version = -1;
@@ -1004,8 +1013,11 @@ catalog_commit(const CommitRequest *req)
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("the commit has no commitInfo.txnId"),
 				errdetail("A commit to a catalog-managed table carries a unique commitInfo.txnId, so that a retried request is recognised."));
-	r.log = DeltaLogOpenWithCatalog(r.path,
-									catalog_commit_state(&mt, txn_id, &done));
+	cat = catalog_commit_state(&mt, txn_id, &done);
+	/* (the view opened before the lock when it is the same one, extended) */
+	r.log = r.pre_log ? DeltaLogWithNewerCatalog(r.pre_log, cat) : NULL;
+	if (r.log == NULL)
+		r.log = DeltaLogOpenWithCatalog(r.path, cat);
 	if (r.log->catalog == NULL || r.log->latest_version != r.latest)
 		elog(ERROR, "catalog state of Delta table \"%s\" changed under its lock",
 			 r.path);

@@ -1,10 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * store.c
- *	  The catalog's tables, read and written through SPI as their owner
- *	  (see store.h), and the log layer's lookup of registered tables.
+ *	  The catalog's tables, read by index scans and written through SPI as
+ *	  their owner (see store.h), and the log layer's lookup of registered
+ *	  tables.
  *
- * Each query is prepared once per backend (SPI_keepplan) with a generic
+ * The reads are described under "Direct reads" below.  Each statement is
+ * prepared once per backend (SPI_keepplan) with a generic
  * plan (each is an index lookup whatever its arguments, and a custom plan
  * per call would cost a planning per call); the plans name every table,
  * column and operator with its schema, so a re-analysis after an
@@ -22,24 +24,36 @@
 
 #include <limits.h>
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/nbtree.h"
+#include "access/sysattr.h"
 #include "access/table.h"
+#include "access/tableam.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
-#include "storage/bufmgr.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "coord/store.h"
@@ -50,12 +64,7 @@ int			deltacc_max_unpublished_versions = 10;
 
 typedef enum CatalogQuery
 {
-	Q_LOOKUP,
-	Q_TABLE,
-	Q_TABLE_LOCK,
 	Q_REGISTER,
-	Q_COMMIT_ROWS,
-	Q_ICT,
 	Q_INSERT,
 	Q_LIST,
 	Q_LIST_UNPUBLISHED,
@@ -87,65 +96,17 @@ typedef struct QueryDef
 #define LIST_WHERE \
 	"WHERE m.table_path OPERATOR(pg_catalog.=) $1 ORDER BY r.version"
 
-/* the row columns of the lookups (Q_LOOKUP, Q_COMMIT_ROWS), from ROW_COL */
-#define ROW_SELECT \
-	"r.version, r.staged_path, r.content, r.content_sha256, r.xmin "
-#define ROW_COL_LOOKUP 4
-#define ROW_COL_COMMIT 1
-
 /*
  * The ranges of ratified versions are bounded on both sides (the table's
  * latest version above), so that a generic plan estimates a few rows and
  * takes the primary key's index for them.
  */
 static const QueryDef queries[Q_COUNT] = {
-	[Q_LOOKUP] = {
-		"SELECT m.latest_version, m.published_version, m.registered_at, "
-		ROW_SELECT
-		"FROM deltacc.managed_tables m "
-		"LEFT JOIN deltacc.ratified_commits r "
-		"ON r.table_path OPERATOR(pg_catalog.=) m.table_path "
-		"AND r.version OPERATOR(pg_catalog.>) GREATEST(m.published_version, $2) "
-		"AND r.version OPERATOR(pg_catalog.<=) m.latest_version "
-		"WHERE m.table_path OPERATOR(pg_catalog.=) $1 ORDER BY r.version",
-	2, {TEXTOID, INT8OID}},
-	[Q_TABLE] = {
-		"SELECT table_id, latest_version, published_version, registered_at "
-		"FROM deltacc.managed_tables "
-		"WHERE table_path OPERATOR(pg_catalog.=) $1",
-	1, {TEXTOID}, true},
-	[Q_TABLE_LOCK] = {
-		"SELECT table_id, latest_version, published_version, registered_at "
-		"FROM deltacc.managed_tables "
-		"WHERE table_path OPERATOR(pg_catalog.=) $1 FOR UPDATE",
-	1, {TEXTOID}},
 	[Q_REGISTER] = {
 		"INSERT INTO deltacc.managed_tables "
 		"(table_path, table_id, latest_version, published_version, registered_at) "
 		"VALUES ($1, $2, $3, $3, $4) ON CONFLICT (table_path) DO NOTHING",
 	4, {TEXTOID, TEXTOID, INT8OID, TIMESTAMPTZOID}},
-	/*
-	 * The rows of versions $2 < v <= $3 (is_txn false), and the version
-	 * of txn $4 (is_txn true), as two index scans
-	 */
-	[Q_COMMIT_ROWS] = {
-		"SELECT " ROW_SELECT ", false AS is_txn "
-		"FROM deltacc.ratified_commits r "
-		"WHERE r.table_path OPERATOR(pg_catalog.=) $1 "
-		"AND r.version OPERATOR(pg_catalog.>) $2 "
-		"AND r.version OPERATOR(pg_catalog.<=) $3 "
-		"UNION ALL "
-		"SELECT x.version, NULL::pg_catalog.text, NULL::pg_catalog.bytea, "
-		"NULL::pg_catalog.bytea, NULL::pg_catalog.xid, true "
-		"FROM deltacc.ratified_commits x "
-		"WHERE x.table_path OPERATOR(pg_catalog.=) $1 "
-		"AND x.txn_id OPERATOR(pg_catalog.=) $4",
-	4, {TEXTOID, INT8OID, INT8OID, TEXTOID}},
-	[Q_ICT] = {
-		"SELECT in_commit_timestamp FROM deltacc.ratified_commits "
-		"WHERE table_path OPERATOR(pg_catalog.=) $1 "
-		"AND version OPERATOR(pg_catalog.=) $2",
-	2, {TEXTOID, INT8OID}},
 	/* the ratified row, and the table's latest version: one statement */
 	[Q_INSERT] = {
 		"WITH ins AS (INSERT INTO deltacc.ratified_commits "
@@ -242,76 +203,194 @@ catalog_check_role(CatalogRole role)
 }
 
 /*
- * The owner of the catalog tables and their OIDs, looked up once and kept
- * until a relation or schema changes anywhere (a syscache invalidation of
- * pg_class or pg_namespace: the extension dropped or created, a table
- * renamed or given to another owner).
+ * The catalog tables as the direct reads need them (see "Direct reads"
+ * below): their owner, OIDs, the unique indexes the reads scan and the
+ * columns they read, looked up once and kept until a relation or schema
+ * changes anywhere (a syscache invalidation of pg_class or pg_namespace:
+ * the extension dropped or created, a table renamed or given to another
+ * owner, an index made or dropped).
  */
-static bool owner_known = false;
-static uint64 owner_invalidations = 0;
-static Oid	owner_oid;
-static Oid	owner_managed;
-static Oid	owner_ratified;
+typedef struct CatalogRels
+{
+	Oid			owner;			/* InvalidOid: the tables are not there */
+	Oid			managed;
+	Oid			ratified;
+	/* unique btree indexes, InvalidOid when missing */
+	Oid			managed_key;	/* managed_tables (table_path) */
+	Oid			ratified_key;	/* ratified_commits (table_path, version) */
+	Oid			ratified_txn;	/* ratified_commits (table_path, txn_id) */
+	/* managed_tables' columns */
+	AttrNumber	m_path;
+	AttrNumber	m_id;
+	AttrNumber	m_latest;
+	AttrNumber	m_published;
+	AttrNumber	m_registered;
+	/* ratified_commits' columns */
+	AttrNumber	r_path;
+	AttrNumber	r_version;
+	AttrNumber	r_txn;
+	AttrNumber	r_ict;
+	AttrNumber	r_staged;
+	AttrNumber	r_content;
+	AttrNumber	r_sha;
+} CatalogRels;
+
+static bool rels_known = false;
+static uint64 rels_invalidations = 0;
+static CatalogRels rels;
 
 static void
 owner_invalidate(Datum arg, int cacheid, uint32 hashvalue)
 {
-	owner_known = false;
-	owner_invalidations++;
+	rels_known = false;
+	rels_invalidations++;
 }
 
 /*
- * catalog_owner_rels: the owner of deltacc.managed_tables, or InvalidOid
- * when the catalog tables are not there (the extension not installed in
- * this database, or installed at a version without them); *managed and
- * *ratified get the two tables' OIDs (InvalidOid when missing).
+ * The unique, valid, non-partial btree index of rel on exactly the key
+ * columns (a1) or (a1, a2) with the default operator families of text
+ * (a1) and of the integers or text (a2), or InvalidOid.
  */
 static Oid
-catalog_owner_rels(Oid *managed, Oid *ratified)
+find_key_index(Relation rel, AttrNumber a1, AttrNumber a2, Oid fam2)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	Oid			found = InvalidOid;
+	int			nkeys = a2 != InvalidAttrNumber ? 2 : 1;
+
+	foreach(lc, indexes)
+	{
+		Relation	idx = index_open(lfirst_oid(lc), AccessShareLock);
+		Form_pg_index f = idx->rd_index;
+
+		if (f->indisunique && f->indisvalid && f->indimmediate &&
+			idx->rd_rel->relam == BTREE_AM_OID &&
+			f->indnkeyatts == nkeys && f->indnatts == nkeys &&
+			heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL) &&
+			f->indkey.values[0] == a1 &&
+			idx->rd_opfamily[0] == TEXT_BTREE_FAM_OID &&
+			(nkeys == 1 ||
+			 (f->indkey.values[1] == a2 && idx->rd_opfamily[1] == fam2)))
+			found = RelationGetRelid(idx);
+		index_close(idx, AccessShareLock);
+		if (OidIsValid(found))
+			break;
+	}
+	list_free(indexes);
+	return found;
+}
+
+/* The columns and indexes of the two tables (rels.managed, rels.ratified). */
+static void
+rels_columns(void)
+{
+	Relation	rel;
+
+	rels.m_path = get_attnum(rels.managed, "table_path");
+	rels.m_id = get_attnum(rels.managed, "table_id");
+	rels.m_latest = get_attnum(rels.managed, "latest_version");
+	rels.m_published = get_attnum(rels.managed, "published_version");
+	rels.m_registered = get_attnum(rels.managed, "registered_at");
+	rels.r_path = get_attnum(rels.ratified, "table_path");
+	rels.r_version = get_attnum(rels.ratified, "version");
+	rels.r_txn = get_attnum(rels.ratified, "txn_id");
+	rels.r_ict = get_attnum(rels.ratified, "in_commit_timestamp");
+	rels.r_staged = get_attnum(rels.ratified, "staged_path");
+	rels.r_content = get_attnum(rels.ratified, "content");
+	rels.r_sha = get_attnum(rels.ratified, "content_sha256");
+	rel = table_open(rels.managed, AccessShareLock);
+	if (rels.m_path != InvalidAttrNumber)
+		rels.managed_key = find_key_index(rel, rels.m_path, InvalidAttrNumber,
+										  InvalidOid);
+	table_close(rel, AccessShareLock);
+	rel = table_open(rels.ratified, AccessShareLock);
+	if (rels.r_path != InvalidAttrNumber && rels.r_version != InvalidAttrNumber)
+		rels.ratified_key = find_key_index(rel, rels.r_path, rels.r_version,
+										   INTEGER_BTREE_FAM_OID);
+	if (rels.r_path != InvalidAttrNumber && rels.r_txn != InvalidAttrNumber)
+		rels.ratified_txn = find_key_index(rel, rels.r_path, rels.r_txn,
+										   TEXT_BTREE_FAM_OID);
+	table_close(rel, AccessShareLock);
+}
+
+/*
+ * catalog_rels: the catalog tables (owner InvalidOid when they are not
+ * there: the extension not installed in this database, or installed at a
+ * version without them).
+ */
+static const CatalogRels *
+catalog_rels(void)
 {
 	Oid			nsp;
 	HeapTuple	tup;
-	uint64		before = owner_invalidations;
+	uint64		before = rels_invalidations;
 
-	if (owner_known)
-	{
-		*managed = owner_managed;
-		*ratified = owner_ratified;
-		return owner_oid;
-	}
-	owner_oid = InvalidOid;
-	owner_managed = InvalidOid;
-	owner_ratified = InvalidOid;
+	if (rels_known)
+		return &rels;
+	memset(&rels, 0, sizeof(rels));
 	nsp = get_namespace_oid("deltacc", true);
 	if (OidIsValid(nsp))
 	{
-		owner_managed = get_relname_relid("managed_tables", nsp);
-		owner_ratified = get_relname_relid("ratified_commits", nsp);
+		rels.managed = get_relname_relid("managed_tables", nsp);
+		rels.ratified = get_relname_relid("ratified_commits", nsp);
 	}
-	if (OidIsValid(owner_managed) && OidIsValid(owner_ratified))
+	if (OidIsValid(rels.managed) && OidIsValid(rels.ratified))
 	{
-		tup = SearchSysCache1(RELOID, ObjectIdGetDatum(owner_managed));
+		tup = SearchSysCache1(RELOID, ObjectIdGetDatum(rels.managed));
 		if (HeapTupleIsValid(tup))
 		{
-			owner_oid = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+			rels.owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
 			ReleaseSysCache(tup);
 		}
 	}
+	if (OidIsValid(rels.owner))
+		rels_columns();
 	/* kept unless an invalidation arrived while they were looked up */
-	owner_known = owner_invalidations == before;
-	*managed = owner_managed;
-	*ratified = owner_ratified;
-	return owner_oid;
+	rels_known = rels_invalidations == before;
+	return &rels;
 }
 
-/* catalog_owner: catalog_owner_rels without the relations. */
+/*
+ * catalog_rels_for_reads: catalog_rels, with every index and column the
+ * direct reads use; ERROR (ERRCODE_UNDEFINED_OBJECT) when the tables are
+ * not installed (must) or not as the extension makes them.  NULL when
+ * they are not installed and !must.
+ */
+static const CatalogRels *
+catalog_rels_for_reads(bool must)
+{
+	const CatalogRels *cr = catalog_rels();
+
+	if (!OidIsValid(cr->owner))
+	{
+		if (must)
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_OBJECT),
+					errmsg("the deltacc catalog tables are not installed in this database"),
+					errhint("Update the extension with ALTER EXTENSION deltacc UPDATE."));
+		return NULL;
+	}
+	if (!OidIsValid(cr->managed_key) || !OidIsValid(cr->ratified_key) ||
+		!OidIsValid(cr->ratified_txn) || cr->m_id == InvalidAttrNumber ||
+		cr->m_latest == InvalidAttrNumber ||
+		cr->m_published == InvalidAttrNumber ||
+		cr->m_registered == InvalidAttrNumber ||
+		cr->r_ict == InvalidAttrNumber || cr->r_staged == InvalidAttrNumber ||
+		cr->r_content == InvalidAttrNumber || cr->r_sha == InvalidAttrNumber)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("the deltacc catalog tables lack a column or unique index of the extension"),
+				errdetail("deltacc.managed_tables needs its primary key on table_path, deltacc.ratified_commits its primary key on (table_path, version) and its unique constraint on (table_path, txn_id)."),
+				errhint("Create the extension again, or update it with ALTER EXTENSION deltacc UPDATE."));
+	return cr;
+}
+
+/* catalog_owner: the owner of the catalog tables, or InvalidOid. */
 static Oid
 catalog_owner(void)
 {
-	Oid			managed;
-	Oid			ratified;
-
-	return catalog_owner_rels(&managed, &ratified);
+	return catalog_rels()->owner;
 }
 
 /*
@@ -417,50 +496,81 @@ col_datum(uint64 row, int col)
 	return d;
 }
 
-/* col_text: a text column copied into cxt, NULL for NULL. */
+/* datum_text: a text value copied into cxt, NULL for NULL. */
 static char *
-col_text(uint64 row, int col, MemoryContext cxt)
+datum_text(Datum d, bool isnull, MemoryContext cxt)
 {
 	MemoryContext old;
 	char	   *s;
 
-	if (col_null(row, col))
+	if (isnull)
 		return NULL;
 	old = MemoryContextSwitchTo(cxt);
-	s = TextDatumGetCString(col_datum(row, col));
+	s = TextDatumGetCString(d);
 	MemoryContextSwitchTo(old);
 	return s;
 }
 
-/* col_bytea: a bytea column copied into cxt (NUL-terminated), NULL for NULL. */
+/* datum_bytea: a bytea value copied into cxt (NUL-terminated), NULL for NULL. */
 static char *
-col_bytea(uint64 row, int col, MemoryContext cxt, Size *len)
+datum_bytea(Datum d, bool isnull, MemoryContext cxt, Size *len)
 {
 	bytea	   *b;
 	char	   *out;
 
 	*len = 0;
-	if (col_null(row, col))
+	if (isnull)
 		return NULL;
-	b = DatumGetByteaPP(col_datum(row, col));
+	b = DatumGetByteaPP(d);
 	*len = VARSIZE_ANY_EXHDR(b);
 	out = MemoryContextAllocHuge(cxt, *len + 1);
 	memcpy(out, VARDATA_ANY(b), *len);
 	out[*len] = '\0';
+	if ((Pointer) b != DatumGetPointer(d))
+		pfree(b);
 	return out;
 }
 
-/* col_sha256: a 32-byte hash column into out (ERROR for another size). */
+/* datum_sha256: a 32-byte hash value into out (ERROR for another size). */
 static void
-col_sha256(uint64 row, int col, uint8 *out)
+datum_sha256(Datum d, uint8 *out)
 {
-	bytea	   *b = DatumGetByteaPP(col_datum(row, col));
+	bytea	   *b = DatumGetByteaPP(d);
 
 	if (VARSIZE_ANY_EXHDR(b) != PG_SHA256_DIGEST_LENGTH)
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("invalid content_sha256 in deltacc.ratified_commits"));
 	memcpy(out, VARDATA_ANY(b), PG_SHA256_DIGEST_LENGTH);
+}
+
+/* col_text: a text column copied into cxt, NULL for NULL. */
+static char *
+col_text(uint64 row, int col, MemoryContext cxt)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(SPI_tuptable->vals[row],
+								  SPI_tuptable->tupdesc, col, &isnull);
+
+	return datum_text(d, isnull, cxt);
+}
+
+/* col_bytea: a bytea column copied into cxt (NUL-terminated), NULL for NULL. */
+static char *
+col_bytea(uint64 row, int col, MemoryContext cxt, Size *len)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(SPI_tuptable->vals[row],
+								  SPI_tuptable->tupdesc, col, &isnull);
+
+	return datum_bytea(d, isnull, cxt, len);
+}
+
+/* col_sha256: a 32-byte hash column into out (ERROR for another size). */
+static void
+col_sha256(uint64 row, int col, uint8 *out)
+{
+	datum_sha256(col_datum(row, col), out);
 }
 
 /* bytea_datum: data[0..len) as a bytea Datum (CurrentMemoryContext). */
@@ -472,6 +582,231 @@ bytea_datum(const void *data, Size len)
 	SET_VARSIZE(b, VARHDRSZ + len);
 	memcpy(VARDATA(b), data, len);
 	return PointerGetDatum(b);
+}
+
+/* ---------------------------------------------------------------------
+ * Direct reads
+ *
+ * The reads of a commit and of the log layer's lookup (the table's row,
+ * locked or not; the ratified rows of a range of versions; the version of
+ * a txnId; the in-commit timestamp of a version) are index scans of the
+ * catalog tables' unique indexes made here rather than SQL statements: a
+ * statement costs its executor's start and end, several times the index
+ * probe.  They read what those statements read: the same snapshot (see
+ * scan_snapshot), through the same indexes (so with the same predicate
+ * locks under serializable isolation), and the locked read takes the row
+ * lock of SELECT ... FOR UPDATE as the executor takes it (lock_row).  No
+ * privilege is checked on relations read this way: the SQL functions
+ * checked their callers' roles, and nobody but the owner may change the
+ * tables.
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * scan_snapshot: the snapshot a read sees, registered (UnregisterSnapshot
+ * it): the caller's active snapshot with in_snapshot or in parallel mode;
+ * else, as for an SQL statement run through SPI, a fresh snapshot after
+ * the command counter is advanced (in READ COMMITTED it sees what the
+ * transactions a row lock waited for committed, and always the current
+ * transaction's own earlier writes).
+ */
+static Snapshot
+scan_snapshot(bool in_snapshot)
+{
+	if (in_snapshot || IsInParallelMode())
+		return RegisterSnapshot(GetActiveSnapshot());
+	CommandCounterIncrement();
+	return RegisterSnapshot(GetTransactionSnapshot());
+}
+
+/* An index scan of one of the catalog tables. */
+typedef struct KeyScan
+{
+	Relation	rel;
+	Relation	idx;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	ScanKeyData keys[3];
+	int			nkeys;
+} KeyScan;
+
+/* Open relid and its index indexid in mode, held to the transaction's end. */
+static void
+keyscan_open(KeyScan *ks, Oid relid, Oid indexid, LOCKMODE mode)
+{
+	ks->rel = table_open(relid, mode);
+	ks->idx = index_open(indexid, mode);
+	ks->nkeys = 0;
+}
+
+/* Add a key on text index column col: equal to s. */
+static void
+keyscan_text(KeyScan *ks, int col, const char *s)
+{
+	ScanKeyEntryInitialize(&ks->keys[ks->nkeys++], 0, col,
+						   BTEqualStrategyNumber, InvalidOid,
+						   ks->idx->rd_indcollation[col - 1], F_TEXTEQ,
+						   CStringGetTextDatum(s));
+}
+
+/* Add a key on bigint index column col: strategy (=, > or <=) v. */
+static void
+keyscan_int8(KeyScan *ks, int col, StrategyNumber strategy, int64 v)
+{
+	RegProcedure proc;
+
+	switch (strategy)
+	{
+		case BTEqualStrategyNumber:
+			proc = F_INT8EQ;
+			break;
+		case BTGreaterStrategyNumber:
+			proc = F_INT8GT;
+			break;
+		case BTLessEqualStrategyNumber:
+			proc = F_INT8LE;
+			break;
+		default:
+			elog(ERROR, "unexpected strategy %d", (int) strategy);
+	}
+	ScanKeyEntryInitialize(&ks->keys[ks->nkeys++], 0, col, strategy,
+						   InvalidOid, InvalidOid, proc, Int64GetDatum(v));
+}
+
+/* Start the scan with the keys added, in snapshot snap. */
+static void
+keyscan_start(KeyScan *ks, Snapshot snap)
+{
+	ks->scan = index_beginscan(ks->rel, ks->idx, snap, ks->nkeys, 0);
+	index_rescan(ks->scan, ks->keys, ks->nkeys, NULL, 0);
+	ks->slot = table_slot_create(ks->rel, NULL);
+}
+
+/* The next row in index order into ks->slot; false at the end. */
+static bool
+keyscan_next(KeyScan *ks)
+{
+	return index_getnext_slot(ks->scan, ForwardScanDirection, ks->slot);
+}
+
+/* End the scan (the locks stay). */
+static void
+keyscan_end(KeyScan *ks)
+{
+	ExecDropSingleTupleTableSlot(ks->slot);
+	index_endscan(ks->scan);
+	index_close(ks->idx, NoLock);
+	table_close(ks->rel, NoLock);
+}
+
+/* Column att of the slot's row (isnull set). */
+static inline Datum
+slot_col(KeyScan *ks, AttrNumber att, bool *isnull)
+{
+	return slot_getattr(ks->slot, att, isnull);
+}
+
+/* Column att of the slot's row, which is NOT NULL. */
+static inline Datum
+slot_col_nn(KeyScan *ks, AttrNumber att)
+{
+	bool		isnull;
+	Datum		d = slot_getattr(ks->slot, att, &isnull);
+
+	if (isnull)
+		elog(ERROR, "unexpected null in a deltacc catalog table");
+	return d;
+}
+
+/*
+ * lock_row: lock the row in ks->slot as SELECT ... FOR UPDATE does
+ * (waiting for a transaction that holds it; a deadlock is PostgreSQL's
+ * 40P01): in READ COMMITTED the newest version of the row is locked and
+ * left in the slot; in REPEATABLE READ or SERIALIZABLE a row changed since
+ * the transaction's snapshot is a serialization failure.  False when the
+ * row was deleted meanwhile (or changed by the current command).
+ */
+static bool
+lock_row(KeyScan *ks, Snapshot snap)
+{
+	ItemPointerData tid = ks->slot->tts_tid;
+	TM_FailureData tmfd;
+	TM_Result	res;
+	uint8		flags = IsolationUsesXactSnapshot() ? 0 :
+		TUPLE_LOCK_FLAG_FIND_LAST_VERSION;
+
+	res = table_tuple_lock(ks->rel, &tid, snap, ks->slot,
+						   GetCurrentCommandId(true), LockTupleExclusive,
+						   LockWaitBlock, flags, &tmfd);
+	switch (res)
+	{
+		case TM_Ok:
+			return true;
+		case TM_SelfModified:
+			return false;
+		case TM_Updated:
+		case TM_Deleted:
+			if (IsolationUsesXactSnapshot())
+				ereport(ERROR,
+						errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+						errmsg("could not serialize access due to concurrent update"));
+			if (res == TM_Deleted)
+				return false;
+			elog(ERROR, "unexpected table_tuple_lock status: %u", res);
+			break;
+		default:
+			elog(ERROR, "unexpected table_tuple_lock status: %u", res);
+	}
+	return false;
+}
+
+/* managed_tables' row of table_path in ks->slot into *out (in cxt). */
+static void
+table_from_slot(KeyScan *ks, const CatalogRels *cr, const char *table_path,
+				MemoryContext cxt, ManagedTable *out)
+{
+	bool		isnull;
+	Datum		d = slot_col(ks, cr->m_id, &isnull);
+
+	out->table_path = MemoryContextStrdup(cxt, table_path);
+	out->table_id = datum_text(d, isnull, cxt);
+	out->latest_version = DatumGetInt64(slot_col_nn(ks, cr->m_latest));
+	out->published_version = DatumGetInt64(slot_col_nn(ks, cr->m_published));
+	out->registered_at = DatumGetTimestampTz(slot_col_nn(ks, cr->m_registered));
+}
+
+/*
+ * read_table: the row of table_path in snapshot snap into *out (in cxt),
+ * locked when for_update (see lock_row); false when there is none.
+ */
+static bool
+read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
+		   bool for_update, MemoryContext cxt, ManagedTable *out)
+{
+	KeyScan		ks;
+	bool		found;
+
+	keyscan_open(&ks, cr->managed, cr->managed_key,
+				 for_update ? RowShareLock : AccessShareLock);
+	keyscan_text(&ks, 1, table_path);
+	keyscan_start(&ks, snap);
+	found = keyscan_next(&ks);
+	if (found && for_update)
+	{
+		found = lock_row(&ks, snap);
+		/* (the newest version still the table's row, as LockRows checks) */
+		if (found)
+		{
+			char	   *p = TextDatumGetCString(slot_col_nn(&ks, cr->m_path));
+
+			found = strcmp(p, table_path) == 0;
+			pfree(p);
+		}
+	}
+	if (found)
+		table_from_slot(&ks, cr, table_path, cxt, out);
+	keyscan_end(&ks);
+	return found;
 }
 
 /* ---------------------------------------------------------------------
@@ -848,44 +1183,65 @@ kept_runs(DeltaRatifiedRun *runs, int *nruns, CatTable *t, int64 from,
 	((to) >= (from) ? (int) (((to) - (from)) / CAT_CHUNK) + 2 : 0)
 
 /*
- * The rows of a range query just run (SPI_tuptable's rows order[0 ..
- * nrows), versions next, next + 1, ..., ROW_SELECT's columns from col on),
- * read into cxt; those that follow t's kept rows and were committed are
- * kept in t too.  *committed_through is raised to the last of the rows
- * that committed before the first of the current transaction's own.
- * ERROR data_corrupted when the rows do not follow each other.
+ * read_rows: the rows of ratified_commits of table_path with next <= version
+ * <= to, in snapshot snap, in version order (*nrows of them), read into
+ * cxt; those that follow t's kept rows and were committed are kept in t
+ * too.  *committed_through is raised to the last of the rows that
+ * committed before the first of the current transaction's own.  ERROR
+ * data_corrupted when the rows do not follow each other.
  */
 static DeltaRatifiedCommit *
-read_rows(const char *table_path, CatTable *t, int col, uint64 nrows,
-		  const uint64 *order, int64 next, int64 *committed_through,
-		  MemoryContext cxt)
+read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
+		  Snapshot snap, int64 next, int64 to, int64 *committed_through,
+		  MemoryContext cxt, int *nrows)
 {
 	DeltaRatifiedCommit *rows;
+	KeyScan		ks;
 	bool		appending;
 	bool		committed = true;
-	uint64		i;
+	int			cap = 8;
+	int			n = 0;
 
-	rows = MemoryContextAllocZero(cxt, sizeof(DeltaRatifiedCommit) *
-								  Max(nrows, 1));
+	rows = MemoryContextAllocZero(cxt, sizeof(DeltaRatifiedCommit) * cap);
+	if (to < next)
+	{
+		*nrows = 0;
+		return rows;
+	}
+	keyscan_open(&ks, cr->ratified, cr->ratified_key, AccessShareLock);
+	keyscan_text(&ks, 1, table_path);
+	keyscan_int8(&ks, 2, BTGreaterStrategyNumber, next - 1);
+	keyscan_int8(&ks, 2, BTLessEqualStrategyNumber, to);
+	keyscan_start(&ks, snap);
 	/* (appending moves no kept row: a pinned table may grow) */
 	appending = t != NULL && t->first + t->n == next;
-	for (i = 0; i < nrows; i++)
+	while (keyscan_next(&ks))
 	{
-		DeltaRatifiedCommit *rc = &rows[i];
-		uint64		row = order[i];
+		DeltaRatifiedCommit *rc;
 		TransactionId xmin;
+		bool		isnull;
+		Datum		d;
 		bool		mine;
 
 		CHECK_FOR_INTERRUPTS();
-		rc->version = DatumGetInt64(col_datum(row, col));
-		if (rc->version != next + (int64) i)
+		if (n == cap)
+		{
+			rows = repalloc_huge(rows, sizeof(DeltaRatifiedCommit) * cap * 2);
+			memset(rows + cap, 0, sizeof(DeltaRatifiedCommit) * cap);
+			cap *= 2;
+		}
+		rc = &rows[n];
+		rc->version = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
+		if (rc->version != next + n)
 			ereport(ERROR,
 					errcode(ERRCODE_DATA_CORRUPTED),
 					errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
-						   table_path, next + (int64) i));
-		rc->staged_path = col_text(row, col + 1, cxt);
-		rc->content = col_bytea(row, col + 2, cxt, &rc->content_len);
-		col_sha256(row, col + 3, rc->sha256);
+						   table_path, next + n));
+		d = slot_col(&ks, cr->r_staged, &isnull);
+		rc->staged_path = datum_text(d, isnull, cxt);
+		d = slot_col(&ks, cr->r_content, &isnull);
+		rc->content = datum_bytea(d, isnull, cxt, &rc->content_len);
+		datum_sha256(slot_col_nn(&ks, cr->r_sha), rc->sha256);
 		if (rc->staged_path == NULL)
 		{
 			MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -899,7 +1255,9 @@ read_rows(const char *table_path, CatTable *t, int col, uint64 nrows,
 								 rc->version, table_path);
 			MemoryContextSwitchTo(old);
 		}
-		xmin = DatumGetTransactionId(col_datum(row, col + 4));
+		xmin = DatumGetTransactionId(slot_getsysattr(ks.slot,
+													 MinTransactionIdAttributeNumber,
+													 &isnull));
 		mine = TransactionIdIsCurrentTransactionId(xmin);
 		/* committed rows only, in order (see above) */
 		committed = committed && !mine;
@@ -909,35 +1267,39 @@ read_rows(const char *table_path, CatTable *t, int col, uint64 nrows,
 			appending = cat_append(t, rc);
 		else
 			appending = false;
+		n++;
 	}
+	keyscan_end(&ks);
+	*nrows = n;
 	return rows;
 }
 
 /*
  * The state of a table whose row says 'latest', 'published', registered
- * as (ratified, registered_at), in s->outer: versions published + 1 ..
+ * as (ratified, registered_at), in cxt: versions published + 1 ..
  * min(through, latest) from t's kept rows (t NULL or through < 0: none),
- * the rest from the rows of the range query just run (see read_rows).
+ * the rest read in snapshot snap (see read_rows).
  */
 static DeltaCatalogState *
-state_new(CatalogSession *s, const char *table_path, CatTable *t,
-		  int64 through, int64 latest, int64 published, Oid ratified,
-		  TimestampTz registered_at, int col, uint64 nrows,
-		  const uint64 *order)
+state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
+		  int64 through, int64 latest, int64 published,
+		  TimestampTz registered_at, Snapshot snap, MemoryContext cxt)
 {
 	DeltaCatalogState *cat;
 	DeltaRatifiedRun *runs;
+	DeltaRatifiedCommit *rows;
 	int64		kept_from = published + 1;
 	int64		kept_to = -1;
 	int64		next;
 	int			nruns = 0;
+	int			nrows;
 
-	cat = MemoryContextAllocZero(s->outer, sizeof(DeltaCatalogState));
+	cat = MemoryContextAllocZero(cxt, sizeof(DeltaCatalogState));
 	cat->latest_version = latest;
 	cat->published_version = published;
 	cat->n_commits = (int) (latest - published);
 	cat->committed_through = published;
-	cat->catalog_relid = ratified;
+	cat->catalog_relid = cr->ratified;
 	cat->registered_at = registered_at;
 	if (t != NULL && t->n > 0 && through >= 0)
 	{
@@ -946,21 +1308,22 @@ state_new(CatalogSession *s, const char *table_path, CatTable *t,
 	}
 	if (kept_from > published + 1)
 		kept_to = -1;			/* (the kept rows must start the state) */
-	runs = MemoryContextAlloc(s->outer, sizeof(DeltaRatifiedRun) *
+	runs = MemoryContextAlloc(cxt, sizeof(DeltaRatifiedRun) *
 							  (1 + KEPT_RUNS(kept_from, kept_to)));
 	next = published + 1;
 	if (kept_to >= kept_from)
 	{
-		kept_runs(runs, &nruns, t, kept_from, kept_to, s->outer);
+		kept_runs(runs, &nruns, t, kept_from, kept_to, cxt);
 		cat->committed_through = kept_to;
 		next = kept_to + 1;
 	}
+	rows = read_rows(cr, table_path, t, snap, next, latest,
+					 &cat->committed_through, cxt, &nrows);
 	if (nrows > 0)
 	{
 		runs[nruns].first = next;
-		runs[nruns].n = (int) nrows;
-		runs[nruns].rows = read_rows(table_path, t, col, nrows, order, next,
-									 &cat->committed_through, s->outer);
+		runs[nruns].n = nrows;
+		runs[nruns].rows = rows;
 		nruns++;
 	}
 	cat->n_runs = nruns;
@@ -969,109 +1332,47 @@ state_new(CatalogSession *s, const char *table_path, CatTable *t,
 }
 
 /*
- * lookup_query: Q_LOOKUP for the table args[0] after version 'through';
- * false when the table has no row, else its row's values.
- */
-static bool
-lookup_query(Datum *args, int64 through, int64 *latest, int64 *published,
-			 TimestampTz *registered_at)
-{
-	args[1] = Int64GetDatum(through);
-	run(Q_LOOKUP, args, NULL, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		return false;
-	*latest = DatumGetInt64(col_datum(0, 1));
-	*published = DatumGetInt64(col_datum(0, 2));
-	*registered_at = DatumGetTimestampTz(col_datum(0, 3));
-	return true;
-}
-
-/*
  * catalog_lookup: the log layer's delta_catalog_lookup (see log_reader.h):
  * the table's row and its unpublished ratified commits, the committed
- * ones kept from earlier lookups (see above) and the rest from one range
- * query.
+ * ones kept from earlier lookups (see above) and the rest read after them,
+ * in one fresh snapshot.
  */
 static DeltaCatalogState *
 catalog_lookup(const char *table_path)
 {
-	CatalogSession s;
+	const CatalogRels *cr;
 	DeltaCatalogState *cat;
-	Datum		args[2];
-	Oid			managed;
-	Oid			ratified;
-	Oid			owner;
+	ManagedTable mt;
+	Snapshot	snap;
 	CatTable   *t;
 	int64		through;
-	int64		latest;
-	int64		published;
-	TimestampTz registered_at;
-	uint64		n;
-	uint64		i;
-	uint64	   *order;
-	bool		use_kept;
 
-	owner = catalog_owner_rels(&managed, &ratified);
-	if (!OidIsValid(owner) || catalog_empty(managed))
+	cr = catalog_rels_for_reads(false);
+	if (cr == NULL || catalog_empty(cr->managed))
 		return NULL;
 	cat_reap();
-	session_enter(&s, owner);
-	args[0] = CStringGetTextDatum(table_path);
-	t = cat_table(table_path, true);
-	/* what is kept reaches 'through' */
-	through = t != NULL && t->n > 0 && t->relid == ratified ?
-		t->first + t->n - 1 : -1;
-	if (!lookup_query(args, through, &latest, &published, &registered_at))
+	snap = scan_snapshot(false);
+	if (!read_table(cr, table_path, snap, false, CurrentMemoryContext, &mt))
 	{
-		session_end(&s);
+		UnregisterSnapshot(snap);
 		return NULL;
 	}
-
 	/*
-	 * The kept rows serve this state when they are of its registration and
+	 * The kept rows serve the state when they are of its registration and
 	 * reach back to its first unpublished version (not so for a snapshot
-	 * older than what was trimmed); else the query skipped rows they do not
-	 * serve, and is run again for all of them.
+	 * older than what was trimmed); those of another registration are
+	 * dropped.
 	 */
-	use_kept = through >= 0 && t->registered_at == registered_at &&
-		t->first <= published + 1;
-	if (through >= 0 && !use_kept)
-	{
-		through = -1;
-		if (!lookup_query(args, through, &latest, &published, &registered_at))
-		{
-			session_end(&s);
-			return NULL;
-		}
-	}
-	/* (rows of another registration dropped) */
-	t = cat_table_for(table_path, ratified, registered_at);
+	t = cat_table_for(table_path, cr->ratified, mt.registered_at);
 	if (t != NULL)
-		cat_trim(t, published);
-	n = col_null(0, ROW_COL_LOOKUP) ? 0 : SPI_processed;
-	order = palloc(sizeof(uint64) * Max(n, 1));
-	for (i = 0; i < n; i++)
-		order[i] = i;			/* (ORDER BY r.version) */
-	cat = state_new(&s, table_path, t, through, latest, published, ratified,
-					registered_at, ROW_COL_LOOKUP, n, order);
-	session_end(&s);
+		cat_trim(t, mt.published_version);
+	through = t != NULL && t->n > 0 && t->first <= mt.published_version + 1 ?
+		t->first + t->n - 1 : -1;
+	cat = state_new(cr, table_path, t, through, mt.latest_version,
+					mt.published_version, mt.registered_at, snap,
+					CurrentMemoryContext);
+	UnregisterSnapshot(snap);
 	return cat;
-}
-
-/* A result row and its version, to put the rows in version order. */
-typedef struct RowOrder
-{
-	uint64		row;
-	int64		version;
-} RowOrder;
-
-static int
-row_order_cmp(const void *a, const void *b)
-{
-	int64		x = ((const RowOrder *) a)->version;
-	int64		y = ((const RowOrder *) b)->version;
-
-	return (x > y) - (x < y);
 }
 
 /*
@@ -1080,28 +1381,15 @@ row_order_cmp(const void *a, const void *b)
 DeltaCatalogState *
 catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 {
-	CatalogSession s;
+	const CatalogRels *cr = catalog_rels_for_reads(true);
 	DeltaCatalogState *cat;
-	Datum		args[4];
-	Oid			managed;
-	Oid			ratified;
-	Oid			owner;
+	Snapshot	snap;
+	KeyScan		ks;
 	CatTable   *t;
 	int64		through;
-	uint64		n;
-	uint64		i;
-	RowOrder   *order;
-	uint64	   *rows;
 
-	owner = catalog_owner_rels(&managed, &ratified);
-	if (!OidIsValid(owner))
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_OBJECT),
-				errmsg("the deltacc catalog tables are not installed in this database"),
-				errhint("Update the extension with ALTER EXTENSION deltacc UPDATE."));
 	cat_reap();
-	session_enter(&s, owner);
-	t = cat_table_for(mt->table_path, ratified, mt->registered_at);
+	t = cat_table_for(mt->table_path, cr->ratified, mt->registered_at);
 	if (t != NULL)
 		cat_trim(t, mt->published_version);
 	through = t != NULL && t->n > 0 ? t->first + t->n - 1 : -1;
@@ -1110,59 +1398,36 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 		t = NULL;				/* (pinned rows after the published version) */
 		through = -1;
 	}
-	args[0] = CStringGetTextDatum(mt->table_path);
-	args[1] = Int64GetDatum(Max(through, mt->published_version));
-	args[2] = Int64GetDatum(mt->latest_version);
-	args[3] = CStringGetTextDatum(txn_id);
-	run(Q_COMMIT_ROWS, args, NULL, SPI_OK_SELECT);
-	/* the txnId's row apart, the others in version order */
+	snap = scan_snapshot(false);
+	/* the version of the txnId, if it is ratified */
 	*done = -1;
-	order = palloc(sizeof(RowOrder) * Max(SPI_processed, 1));
-	n = 0;
-	for (i = 0; i < SPI_processed; i++)
-	{
-		int64		v = DatumGetInt64(col_datum(i, ROW_COL_COMMIT));
-
-		if (DatumGetBool(col_datum(i, ROW_COL_COMMIT + 5)))
-			*done = v;
-		else
-		{
-			order[n].row = i;
-			order[n].version = v;
-			n++;
-		}
-	}
-	for (i = 1; i < n; i++)
-		if (order[i].version < order[i - 1].version)
-		{
-			qsort(order, n, sizeof(RowOrder), row_order_cmp);
-			break;
-		}
-	rows = palloc(sizeof(uint64) * Max(n, 1));
-	for (i = 0; i < n; i++)
-		rows[i] = order[i].row;
-	cat = state_new(&s, mt->table_path, t, through, mt->latest_version,
-					mt->published_version, ratified, mt->registered_at,
-					ROW_COL_COMMIT, n, rows);
-	session_end(&s);
+	keyscan_open(&ks, cr->ratified, cr->ratified_txn, AccessShareLock);
+	keyscan_text(&ks, 1, mt->table_path);
+	keyscan_text(&ks, 2, txn_id);
+	keyscan_start(&ks, snap);
+	if (keyscan_next(&ks))
+		*done = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
+	keyscan_end(&ks);
+	cat = state_new(cr, mt->table_path, t, through, mt->latest_version,
+					mt->published_version, mt->registered_at, snap,
+					CurrentMemoryContext);
+	UnregisterSnapshot(snap);
 	return cat;
 }
 
 /*
  * table_from_row: row 'row' of a result whose first three columns are
- * table_id, latest_version, published_version (and, with_registered,
- * registered_at fourth).
+ * table_id, latest_version, published_version.
  */
 static void
 table_from_row(uint64 row, const char *table_path, MemoryContext cxt,
-			   bool with_registered, ManagedTable *out)
+			   ManagedTable *out)
 {
 	out->table_path = MemoryContextStrdup(cxt, table_path);
 	out->table_id = col_text(row, 1, cxt);
 	out->latest_version = DatumGetInt64(col_datum(row, 2));
 	out->published_version = DatumGetInt64(col_datum(row, 3));
-	out->registered_at = with_registered ?
-		DatumGetTimestampTz(col_datum(row, 4)) : 0;
+	out->registered_at = 0;
 }
 
 /*
@@ -1171,17 +1436,13 @@ table_from_row(uint64 row, const char *table_path, MemoryContext cxt,
 bool
 catalog_get_table(const char *table_path, bool for_update, ManagedTable *out)
 {
-	CatalogSession s;
-	Datum		args[1];
+	const CatalogRels *cr = catalog_rels_for_reads(true);
+	Snapshot	snap = scan_snapshot(!for_update);
 	bool		found;
 
-	session_begin(&s, true);
-	args[0] = CStringGetTextDatum(table_path);
-	run(for_update ? Q_TABLE_LOCK : Q_TABLE, args, NULL, SPI_OK_SELECT);
-	found = SPI_processed > 0;
-	if (found)
-		table_from_row(0, table_path, s.outer, true, out);
-	session_end(&s);
+	found = read_table(cr, table_path, snap, for_update, CurrentMemoryContext,
+					   out);
+	UnregisterSnapshot(snap);
 	return found;
 }
 
@@ -1230,20 +1491,28 @@ catalog_insert_table(const char *table_path, const char *table_id,
 bool
 catalog_ict_of(const char *table_path, int64 version, TimestampTz *ict)
 {
-	CatalogSession s;
-	Datum		args[2];
+	const CatalogRels *cr = catalog_rels_for_reads(true);
+	Snapshot	snap = scan_snapshot(false);
+	KeyScan		ks;
 	bool		found = false;
 
-	session_begin(&s, true);
-	args[0] = CStringGetTextDatum(table_path);
-	args[1] = Int64GetDatum(version);
-	run(Q_ICT, args, NULL, SPI_OK_SELECT);
-	if (SPI_processed > 0 && !col_null(0, 1))
+	keyscan_open(&ks, cr->ratified, cr->ratified_key, AccessShareLock);
+	keyscan_text(&ks, 1, table_path);
+	keyscan_int8(&ks, 2, BTEqualStrategyNumber, version);
+	keyscan_start(&ks, snap);
+	if (keyscan_next(&ks))
 	{
-		*ict = DatumGetTimestampTz(col_datum(0, 1));
-		found = true;
+		bool		isnull;
+		Datum		d = slot_col(&ks, cr->r_ict, &isnull);
+
+		if (!isnull)
+		{
+			*ict = DatumGetTimestampTz(d);
+			found = true;
+		}
 	}
-	session_end(&s);
+	keyscan_end(&ks);
+	UnregisterSnapshot(snap);
 	return found;
 }
 
@@ -1318,7 +1587,7 @@ catalog_list_ratified(const char *table_path, int64 from, int64 to,
 		session_end(&s);
 		return false;
 	}
-	table_from_row(0, table_path, s.outer, false, table);
+	table_from_row(0, table_path, s.outer, table);
 	n = col_null(0, 4) ? 0 : SPI_processed;
 	out = MemoryContextAllocZero(s.outer, sizeof(RatifiedRow) * Max(n, 1));
 	for (i = 0; i < n; i++)

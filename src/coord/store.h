@@ -2,21 +2,23 @@
  *
  * store.h
  *	  The catalog's state in deltacc.managed_tables and
- *	  deltacc.ratified_commits: the queries, run through SPI as the owner of
- *	  those tables, and the lookup the log layer asks about every table it
- *	  opens (delta_catalog_lookup, installed by catalog_init).
+ *	  deltacc.ratified_commits: the reads (index scans of the tables' unique
+ *	  indexes) and writes (statements run through SPI as the owner of those
+ *	  tables), and the lookup the log layer asks about every table it opens
+ *	  (delta_catalog_lookup, installed by catalog_init).
  *
  * Nobody but the extension's owner has privileges on the two tables; the
- * SQL functions check their callers' roles (catalog_check_role) and the
- * queries here then run with the owner's user id, schema-qualified
+ * SQL functions check their callers' roles (catalog_check_role), the
+ * statements then run with the owner's user id, schema-qualified
  * throughout (operators too), so neither the caller's privileges nor the
- * caller's search_path take part.  The queries of a commit take a fresh
- * snapshot each (outside parallel mode): after the row lock of
- * catalog_get_table(for_update) has been waited for, the next query sees
- * what the other transaction committed.  catalog_get_table without the
- * lock and catalog_list_ratified without unpublished_only (what
- * deltacc.latest_version and deltacc.ratified_commits read) use the
- * caller's statement snapshot, so that both in one statement agree.
+ * caller's search_path take part, and the reads check no privilege.  The
+ * reads and statements of a commit take a fresh snapshot each (outside
+ * parallel mode): after the row lock of catalog_get_table(for_update) has
+ * been waited for, the next read sees what the other transaction
+ * committed.  catalog_get_table without the lock and catalog_list_ratified
+ * without unpublished_only (what deltacc.latest_version and
+ * deltacc.ratified_commits read) use the caller's statement snapshot, so
+ * that both in one statement agree.
  *
  * Copyright (c) 2026, deltacc developers
  *

@@ -660,6 +660,34 @@ DeltaLogOpenForCatalog(const char *table_path)
 	return log_open(table_path, true, false, NULL);
 }
 
+/* See log_reader.h. */
+DeltaLog *
+DeltaLogWithNewerCatalog(const DeltaLog *log, DeltaCatalogState *cat)
+{
+	const DeltaCatalogState *old = log->catalog;
+	DeltaLog   *copy;
+	int			i;
+
+	if (old == NULL || cat == NULL ||
+		cat->catalog_relid != old->catalog_relid ||
+		cat->registered_at != old->registered_at ||
+		cat->published_version != old->published_version ||
+		cat->latest_version < old->latest_version)
+		return NULL;
+	copy = palloc(sizeof(DeltaLog));
+	*copy = *log;
+	copy->staged = NULL;		/* (staged bytes are read again) */
+	/* (log's versions past the published one were its catalog's) */
+	if (old->n_commits > 0)
+		copy->last_version = old->published_version;
+	catalog_versions(copy, cat);
+	copy->latest_version = copy->last_version;
+	for (i = 0; i < copy->n_checkpoints; i++)
+		copy->latest_version = Max(copy->latest_version,
+								   copy->checkpoints[i].version);
+	return copy;
+}
+
 /*
  * DeltaLogOpen; registering: DeltaLogOpenForCatalog (no lookup, an empty
  * log allowed, the published log taken as the catalog's); given: the

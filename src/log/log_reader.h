@@ -200,6 +200,19 @@ extern DeltaLog *DeltaLogOpenWithCatalog(const char *table_path,
 										 DeltaCatalogState *cat);
 
 /*
+ * The view of log (opened with a catalog state) with the later catalog
+ * state cat of the same registration (catalog_relid, registered_at) and
+ * the same published version: log's listing of _delta_log, cat's ratified
+ * commits, the same open_id (one view of the table: what was checked
+ * against log holds for it).  palloc'd in CurrentMemoryContext; log is
+ * unchanged.  NULL when cat is of another registration or published
+ * version, or older than log's (open the table again).  ERRORs as
+ * DeltaLogOpen's for a catalog state that is not contiguous.
+ */
+extern DeltaLog *DeltaLogWithNewerCatalog(const DeltaLog *log,
+										  DeltaCatalogState *cat);
+
+/*
  * DeltaLogOpen for a table about to be registered with the catalog: the
  * lookup is not asked, an empty _delta_log is a table at version -1, and
  * the log is marked as read through the catalog (catalog set, with every

@@ -740,7 +740,7 @@ static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		  bool state_only, DeltaStatsPrescan *ps)
 {
-	char	   *name;
+	char	   *name = NULL;	/* (a file's: its name) */
 	char	   *path;
 	char		key[MAXPGPATH];
 	FileIdentity before;
@@ -758,7 +758,6 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	reap_graveyard();
 	(void) make_room(0);		/* the limit may have been lowered */
 
-	name = DeltaCommitFileName(version);
 	rc = DeltaLogRatified(log, version);
 	if (rc != NULL)
 	{
@@ -779,6 +778,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	}
 	else
 	{
+		name = DeltaCommitFileName(version);
 		path = psprintf("%s/%s", log->table_path, name);
 		if (cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
 			(e = memo_entry(path, version, state_only, log->open_id)) != NULL)
@@ -810,7 +810,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			if (rc == NULL)
 				item->entry->seen_by = log->open_id;
 			dlist_move_head(&cache_lru, &item->entry->node);
-			pfree(name);
+			if (name)
+				pfree(name);
 			pfree(path);
 			return entry_ref(scope, item->entry);
 		}
@@ -833,7 +834,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 				if (rc == NULL)
 					e->seen_by = log->open_id;
 				dlist_move_head(&cache_lru, &e->node);
-				pfree(name);
+				if (name)
+					pfree(name);
 				pfree(path);
 				return entry_ref(scope, e);
 			}
@@ -890,7 +892,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			dlist_push_head(&cache_lru, &e->node);
 			cache_bytes += bytes;
 			cache_entries++;
-			pfree(name);
+			if (name)
+				pfree(name);
 			pfree(path);
 			return entry_ref(scope, e);
 		}
@@ -904,7 +907,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	ref->extra = MemoryContextAllocZero(tmp, sizeof(void *));
 	ref->entry = NULL;
 	ref->stats_src = src;
-	pfree(name);
+	if (name)
+		pfree(name);
 	pfree(path);
 	return ref;
 }
