@@ -559,6 +559,37 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
 }
 
 /*
+ * The read version's prescan (rv_prescan): the reads compiled against the
+ * read snapshot's metaData and their statistics columns bound while the
+ * snapshot is built, so its files' statistics strings are scanned once,
+ * as they are decoded, for derive_read_files.
+ */
+typedef struct RvPrescan
+{
+	ReadBinding *rb;
+	int			npreds;
+	char	  **preds;
+	const DeltaMetadata *md;	/* what rb->rs was compiled against, or NULL */
+	DeltaStatsPrescan *ps;		/* the prescan made, or NULL */
+} RvPrescan;
+
+/* DeltaSnapshotPrescanFn of the read snapshot (see RvPrescan). */
+static DeltaStatsPrescan *
+rv_prescan(void *arg, const DeltaMetadata *md)
+{
+	RvPrescan  *a = arg;
+	ReadBinding *rb = a->rb;
+
+	rb->rs = readset_cache_instance(md, a->npreds,
+									(const char *const *) a->preds);
+	rb->reads_n = a->npreds;
+	bind_stats_columns(rb, delta_readset_schema(rb->rs));
+	a->md = md;
+	a->ps = delta_stats_prescan_create(rb->ncols, rb->col_field);
+	return a->ps;
+}
+
+/*
  * derive_read_files: the loser's read files when none are given,
  * files_for_scan(read_predicates) on the read snapshot: every live file
  * that some read's partition and statistics tests keep.  The statistics
@@ -571,7 +602,8 @@ bind_stats_columns(ReadBinding *rb, const DeltaSchema *schema)
  */
 static void
 derive_read_files(ReadBinding *rb, LoserTxn *loser, const ConflictTable *table,
-				  CommitCacheScope *scope, SnapshotCacheRef *sref, int npreds)
+				  CommitCacheScope *scope, SnapshotCacheRef *sref, int npreds,
+				  DeltaStatsPrescan *ps)
 {
 	char	  **paths = palloc_extended(sizeof(char *) * Max(table->n_files, 1),
 										MCXT_ALLOC_HUGE);
@@ -592,7 +624,7 @@ derive_read_files(ReadBinding *rb, LoserTxn *loser, const ConflictTable *table,
 	}
 	cs = delta_commit_stats_ensure_pre(*sref->stats, sref->files, rb->ncols,
 									   rb->col_field, rb->col_key,
-									   rb->colvals, sref->cxt, NULL, NULL,
+									   rb->colvals, sref->cxt, ps, NULL,
 									   NULL);
 	*sref->stats = cs;
 	if (delta_commit_stats_remembered(cs) > RB_MAX_REMEMBERED &&
@@ -697,6 +729,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	int64		v;
 	CommitCacheScope *scope;
 	DeltaStatsPrescan *ps;
+	RvPrescan	rvp;
 	const DeltaMetadata *rv_md = NULL;
 	const DeltaProtocol *rv_proto = NULL;
 
@@ -728,6 +761,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	snap = NULL;
 	sref = NULL;
 	memset(&rb, 0, sizeof(rb));
+	memset(&rvp, 0, sizeof(rvp));
 	if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
 		read_version_state(log, read_version, scope, &rv_md, &rv_proto))
 	{
@@ -744,13 +778,29 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	}
 	else
 	{
-		/* (kept across calls by snapshot_cache.c) */
-		sref = snapshot_cache_get(scope, log, read_version);
+		/*
+		 * (kept across calls by snapshot_cache.c; one built now has its
+		 * statistics strings prescanned for the reads' columns while its
+		 * add lines are decoded: see derive_read_files)
+		 */
+		rvp.rb = &rb;
+		rvp.npreds = npreds;
+		rvp.preds = preds;
+		sref = snapshot_cache_get_prescan(scope, log, read_version,
+										  nread_files < 0 &&
+										  mode != CONFLICT_MODE_PARTITION ?
+										  rv_prescan : NULL, &rvp);
 		snap = sref->snap;
 		rv_md = snap->metadata;
 		rv_proto = snap->protocol;
-		rb.rs = readset_cache_instance(rv_md, npreds,
-									   (const char *const *) preds);
+		if (rvp.md != rv_md)
+		{
+			/* not built now (or not from this metaData): compile again */
+			rb.rs = readset_cache_instance(rv_md, npreds,
+										   (const char *const *) preds);
+			rvp.ps = NULL;
+			rvp.md = NULL;
+		}
 	}
 	/* (the read version's metaData, so the same schema either way) */
 	schema = delta_readset_schema(rb.rs);
@@ -783,7 +833,8 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	reads.partition_match = rb_partition_match;
 	reads.read_text = rb_read_text;
 	reads.compiled = rb.rs;
-	bind_stats_columns(&rb, schema);
+	if (rvp.md == NULL)
+		bind_stats_columns(&rb, schema);
 
 	/* the loser */
 	memset(&loser, 0, sizeof(loser));
@@ -811,7 +862,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 							 NULL);
 	}
 	else
-		derive_read_files(&rb, &loser, &table, scope, sref, npreds);
+		derive_read_files(&rb, &loser, &table, scope, sref, npreds, rvp.ps);
 	loser_derive(&loser, &table, npreds, args->isolation, n_unknown);
 
 	/* every winner, in order */
@@ -820,8 +871,15 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	cur_md = rv_md;
 	cur_proto = rv_proto;
 	/* the read columns' statistics scanned while winners are read */
-	ps = mode == CONFLICT_MODE_PARTITION ? NULL :
-		delta_stats_prescan_create(rb.ncols, rb.col_field);
+	if (rvp.ps != NULL)
+	{
+		/* the read snapshot's, for the same columns: reset for the winners */
+		ps = rvp.ps;
+		delta_stats_prescan_reset(ps);
+	}
+	else
+		ps = mode == CONFLICT_MODE_PARTITION ? NULL :
+			delta_stats_prescan_create(rb.ncols, rb.col_field);
 	if (seen != NULL)
 	{
 		seen->n_winners = 0;

@@ -1260,14 +1260,16 @@ addline_assert_matches_tree(const char *line, Size len, const DeltaFileAction *f
 #endif
 
 /*
- * addline_decode_row: see addline.h.  addline_decode with no prescan and
- * nothing deferred, on a decoder borrowing b (its state is given back
- * whatever the outcome: a declined line may have moved nothing but the
- * arena's unclaimed bytes).
+ * decode_row: addline_decode on a decoder borrowing b (its state is given
+ * back whatever the outcome: a declined line may have moved nothing but
+ * the arena's unclaimed bytes), nothing deferred, the stats string
+ * prescanned into ps's entry ps_index when ps is not NULL (forgotten again
+ * when the line is declined).
  */
-bool
-addline_decode_row(DeltaCommitBuilder *b, const char *line, Size len,
-				   DeltaFileAction *fa, bool esc_stats)
+static bool
+decode_row(DeltaCommitBuilder *b, const char *line, Size len,
+		   DeltaFileAction *fa, bool esc_stats, DeltaStatsPrescan *ps,
+		   int ps_index)
 {
 	AddLineDecoder r;
 	bool		ok;
@@ -1277,14 +1279,39 @@ addline_decode_row(DeltaCommitBuilder *b, const char *line, Size len,
 	memset(&r, 0, sizeof(r));
 	r.b = *b;
 	r.esc_stats = esc_stats;
+	r.ps = ps;
+	r.ps_index = ps_index;
 	ok = addline_decode(&r, line, len, fa);
 	*b = r.b;
 	if (r.ubuf)
 		pfree(r.ubuf);
+	if (!ok && ps != NULL)
+		delta_stats_prescan_forget(ps, ps_index);
 #ifdef USE_ASSERT_CHECKING
 	if (ok)
 		addline_assert_matches_tree(line, len, fa, false);
 #endif
 	return ok;
+}
+
+/*
+ * addline_decode_row: see addline.h.
+ */
+bool
+addline_decode_row(DeltaCommitBuilder *b, const char *line, Size len,
+				   DeltaFileAction *fa, bool esc_stats)
+{
+	return decode_row(b, line, len, fa, esc_stats, NULL, 0);
+}
+
+/*
+ * addline_decode_row_prescan: see addline.h.
+ */
+bool
+addline_decode_row_prescan(DeltaCommitBuilder *b, const char *line, Size len,
+						   DeltaFileAction *fa, DeltaStatsPrescan *ps,
+						   int ps_index)
+{
+	return decode_row(b, line, len, fa, false, ps, ps_index);
 }
 

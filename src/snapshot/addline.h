@@ -63,6 +63,17 @@ extern bool addline_decode_row(DeltaCommitBuilder *b, const char *line,
 							   Size len, DeltaFileAction *fa, bool esc_stats);
 
 /*
+ * addline_decode_row with the stats string scanned by ps into its entry
+ * ps_index (delta_stats_prescan_string; not deferred: fa->stats is the
+ * unescaped text), and that entry forgotten when the line is declined.
+ * The prescan's arrays grow in b's context.
+ */
+extern bool addline_decode_row_prescan(DeltaCommitBuilder *b,
+									   const char *line, Size len,
+									   DeltaFileAction *fa,
+									   DeltaStatsPrescan *ps, int ps_index);
+
+/*
  * True when line[0..len) is provably exactly one add, remove or cdc action
  * of the subset (its fields are not checked): a reader of table-level
  * actions may skip it.

@@ -125,6 +125,9 @@ struct DeltaSnapshotLazy
 									 * keys only: decode them with this */
 	bool		no_tags;		/* DELTA_DECODE_FULL leaves tags out (the
 								 * files of DeltaSnapshotBuild) */
+	DeltaStatsPrescan *ps;		/* DeltaSnapshotBuildPrescan's prescan, or
+								 * NULL */
+	int64		ps_index;		/* its entry for the file being decoded */
 	MemoryContextCallback close_cb;
 };
 
@@ -1127,6 +1130,32 @@ stats_fields_peek(void *arg, const DjValue *v)
 }
 
 /*
+ * Set fa->has_num_records / num_records / tight_bounds from hdr, the
+ * statistics scanner's header of fa->stats (assert-enabled builds check it
+ * against a parse, as stats_header_fields).
+ */
+static void
+stats_header_set(DeltaFileAction *fa, const DeltaStatsHeader *hdr)
+{
+	fa->has_num_records = hdr->has_num_records;
+	fa->num_records = hdr->has_num_records ? hdr->num_records : 0;
+	fa->tight_bounds = hdr->tight_bounds;
+#ifdef USE_ASSERT_CHECKING
+	{
+		DeltaFileAction ref;
+
+		memset(&ref, 0, sizeof(ref));
+		ref.tight_bounds = -1;
+		(void) dc_json_peek(fa->stats, strlen(fa->stats), stats_fields_peek,
+							&ref);
+		Assert(ref.has_num_records == fa->has_num_records &&
+			   ref.num_records == fa->num_records &&
+			   ref.tight_bounds == fa->tight_bounds);
+	}
+#endif
+}
+
+/*
  * Set fa->has_num_records / num_records / tight_bounds from fa->stats as
  * DELTA_DECODE_FULL sets them: with the statistics scanner, or (a text
  * outside its subset) from a parse.  Nothing stays allocated.
@@ -1138,25 +1167,9 @@ stats_header_fields(DeltaFileAction *fa)
 	size_t		len = strlen(fa->stats);
 
 	if (delta_stats_scan_header(fa->stats, len, &hdr))
-	{
-		fa->has_num_records = hdr.has_num_records;
-		fa->num_records = hdr.has_num_records ? hdr.num_records : 0;
-		fa->tight_bounds = hdr.tight_bounds;
-	}
+		stats_header_set(fa, &hdr);
 	else
 		(void) dc_json_peek(fa->stats, len, stats_fields_peek, fa);
-#ifdef USE_ASSERT_CHECKING
-	{
-		DeltaFileAction ref;
-
-		memset(&ref, 0, sizeof(ref));
-		ref.tight_bounds = -1;
-		(void) dc_json_peek(fa->stats, len, stats_fields_peek, &ref);
-		Assert(ref.has_num_records == fa->has_num_records &&
-			   ref.num_records == fa->num_records &&
-			   ref.tight_bounds == fa->tight_bounds);
-	}
-#endif
 }
 
 /*
@@ -1202,14 +1215,23 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 		bool		ok;
 
 		b.mode = DELTA_DECODE_ROW;
-		ok = addline_decode_row(&b, line, k->len, fa, false);
+		if (lz->ps != NULL)
+			ok = addline_decode_row_prescan(&b, line, k->len, fa, lz->ps,
+											(int) lz->ps_index);
+		else
+			ok = addline_decode_row(&b, line, k->len, fa, false);
 		b.mode = mode;
 		if (ok)
 		{
+			DeltaStatsHeader hdr;
+
 			DeltaErrorContextPop(&errpos);
 			if (!lazy_key_matches(fa, k))
 				lazy_log_changed(name);
-			if (fa->stats != NULL)
+			if (fa->stats != NULL && lz->ps != NULL &&
+				delta_stats_prescan_header(lz->ps, (int) lz->ps_index, &hdr))
+				stats_header_set(fa, &hdr);
+			else if (fa->stats != NULL)
 				stats_header_fields(fa);
 			return fa;
 		}
@@ -1304,11 +1326,27 @@ DeltaSnapshotGetFileExt(DeltaSnapshot *snap, int64 i, bool defer_stats)
 DeltaSnapshot *
 DeltaSnapshotBuild(DeltaLog *log, int64 version)
 {
+	return DeltaSnapshotBuildPrescan(log, version, NULL, NULL);
+}
+
+/*
+ * DeltaSnapshotBuildPrescan: see snapshot.h.  Only the JSON commits' add
+ * lines the add-line decoder takes are prescanned (entries below PG_INT32_MAX);
+ * every other file's entry stays unanswered.
+ */
+DeltaSnapshot *
+DeltaSnapshotBuildPrescan(DeltaLog *log, int64 version,
+						  DeltaSnapshotPrescanFn prescan_fn, void *arg)
+{
 	DeltaSnapshot *snap = build_lazy(log, version, false);
-	MemoryContext old = MemoryContextSwitchTo(snap->cxt);
+	DeltaStatsPrescan *ps = NULL;
+	MemoryContext old;
 	int64		i;
 	DeltaFileAction **files;
 
+	if (prescan_fn != NULL && snap->n_files > 0)
+		ps = prescan_fn(arg, snap->metadata);
+	old = MemoryContextSwitchTo(snap->cxt);
 	snap->lazy->no_tags = true;
 
 	files = MemoryContextAllocHuge(snap->cxt, sizeof(DeltaFileAction *) *
@@ -1316,8 +1354,13 @@ DeltaSnapshotBuild(DeltaLog *log, int64 version)
 	for (i = 0; i < snap->n_files; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		snap->lazy->ps = i < PG_INT32_MAX ? ps : NULL;
+		snap->lazy->ps_index = i;
 		files[i] = DeltaSnapshotGetFile(snap, i);	/* snap->files still NULL */
 	}
+	snap->lazy->ps = NULL;
+	if (ps != NULL)
+		delta_stats_prescan_finish(ps, (int) Min(snap->n_files, PG_INT32_MAX), NULL);
 	snap->files = files;
 	lazy_close_cb(snap->lazy);
 	for (i = 0; i < LAZY_WINDOWS; i++)

@@ -23,6 +23,7 @@
 
 #include "common/delta_actions.h"
 #include "log/log_reader.h"
+#include "stats/stats.h"
 
 typedef struct DeltaSnapshotLazy DeltaSnapshotLazy;
 
@@ -61,6 +62,31 @@ typedef struct DeltaSnapshot
  * reader of a built snapshot returns them.
  */
 extern DeltaSnapshot *DeltaSnapshotBuild(DeltaLog *log, int64 version);
+
+/*
+ * A caller's prescan for a snapshot being built (DeltaSnapshotBuildPrescan):
+ * called once the read version's metaData and protocol are known (md; the
+ * protocol has been checked readable), before any file is decoded, in the
+ * builder's CurrentMemoryContext; returns the prescan of the statistics
+ * columns the caller will ask delta_commit_stats_ensure_pre for, or NULL.
+ */
+typedef DeltaStatsPrescan *(*DeltaSnapshotPrescanFn) (void *arg,
+													  const DeltaMetadata *md);
+
+/*
+ * DeltaSnapshotBuild, with the statistics strings of the add lines the
+ * add-line decoder takes scanned by the prescan prescan_fn gives (may be
+ * NULL, or give NULL: then exactly DeltaSnapshotBuild): the prescan's entry
+ * of file i is file i of the snapshot (snap->files order), so
+ * delta_commit_stats_ensure_pre on the snapshot's files takes its answers
+ * instead of scanning each text again, and those files' numRecords and
+ * tightBounds come from the same scan.  The prescan is finished
+ * (delta_stats_prescan_finish); its answer arrays grow in the snapshot's
+ * context; it stays the caller's.
+ */
+extern DeltaSnapshot *DeltaSnapshotBuildPrescan(DeltaLog *log, int64 version,
+												DeltaSnapshotPrescanFn prescan_fn,
+												void *arg);
 
 /*
  * Like DeltaSnapshotBuild, but the live files are not kept decoded: the

@@ -749,7 +749,8 @@ advance(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, int64 v)
 
 /* Build the snapshot at v from the log. */
 static SnapshotCacheRef *
-build(CommitCacheScope *scope, DeltaLog *log, int64 v)
+build(CommitCacheScope *scope, DeltaLog *log, int64 v,
+	  DeltaSnapshotPrescanFn prescan_fn, void *arg)
 {
 	bool		cacheable = log_cacheable(log, v);
 	SnapHistory *h = cacheable ? history_of(log->table_path, true) : NULL;
@@ -761,7 +762,7 @@ build(CommitCacheScope *scope, DeltaLog *log, int64 v)
 		cacheable = false;
 	if (cacheable)
 		cacheable = prepare_record(h, log, 0, v, &src, &rec_from);
-	snap = DeltaSnapshotBuild(log, v);
+	snap = DeltaSnapshotBuildPrescan(log, v, prescan_fn, arg);
 	if (cacheable)
 		cacheable = snap->checkpoint_version < 0 &&
 			(rec_from > v || history_record(h, log, rec_from, v, src));
@@ -860,12 +861,23 @@ snapshot_cache_state_at(CommitCacheScope *scope, DeltaLog *log, int64 version,
 SnapshotCacheRef *
 snapshot_cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version)
 {
+	return snapshot_cache_get_prescan(scope, log, version, NULL, NULL);
+}
+
+/*
+ * snapshot_cache_get_prescan: see snapshot_cache.h.
+ */
+SnapshotCacheRef *
+snapshot_cache_get_prescan(CommitCacheScope *scope, DeltaLog *log,
+						   int64 version, DeltaSnapshotPrescanFn prescan_fn,
+						   void *arg)
+{
 	SnapshotCacheRef *r;
 
 	if (version < 0 || version > log->latest_version)
-		return build(scope, log, version);	/* its error */
+		return build(scope, log, version, prescan_fn, arg); /* its error */
 	r = snapshot_cache_find(scope, log, version, true);
-	return r != NULL ? r : build(scope, log, version);
+	return r != NULL ? r : build(scope, log, version, prescan_fn, arg);
 }
 
 /*

@@ -76,6 +76,17 @@ extern SnapshotCacheRef *snapshot_cache_get(CommitCacheScope *scope,
 											DeltaLog *log, int64 version);
 
 /*
+ * snapshot_cache_get, a snapshot built from the log being built with
+ * DeltaSnapshotBuildPrescan(log, version, prescan_fn, arg); prescan_fn is
+ * not called for one from the cache or made from a cached one.
+ */
+extern SnapshotCacheRef *snapshot_cache_get_prescan(CommitCacheScope *scope,
+													DeltaLog *log,
+													int64 version,
+													DeltaSnapshotPrescanFn prescan_fn,
+													void *arg);
+
+/*
  * Only from the cache, or (may_advance) made from a cached earlier
  * version: NULL when neither (nothing is built from the log).
  */

@@ -1617,6 +1617,21 @@ delta_stats_prescan_ok(const DeltaStatsPrescan *ps, int index)
 }
 
 /*
+ * delta_stats_prescan_header: see stats.h.  Both come from scan_header over
+ * the same scanner's spans (a numRecords that is not a number is no count
+ * for either: span_int and dj_to_int64 take numbers only).
+ */
+bool
+delta_stats_prescan_header(const DeltaStatsPrescan *ps, int index,
+						   DeltaStatsHeader *hdr)
+{
+	if (!delta_stats_prescan_ok(ps, index))
+		return false;
+	*hdr = ps->hdr[index];
+	return true;
+}
+
+/*
  * delta_stats_prescan_finish: see stats.h.
  */
 void

@@ -258,6 +258,14 @@ extern bool delta_stats_prescan_string(DeltaStatsPrescan *ps, int index,
 extern bool delta_stats_prescan_ok(const DeltaStatsPrescan *ps, int index);
 
 /*
+ * The header (numRecords, tightBounds) of the line at index into *hdr when
+ * its answers were remembered (delta_stats_prescan_ok), with the values
+ * delta_stats_scan_header gives for the same text; else false, nothing set.
+ */
+extern bool delta_stats_prescan_header(const DeltaStatsPrescan *ps, int index,
+									   DeltaStatsHeader *hdr);
+
+/*
  * The commit's files are known: nfiles of them, map[i] the prescan index
  * of file i (-1: not a fast add line), or map NULL when index i is file i.
  */
