@@ -23,6 +23,7 @@
 #define DELTACC_FMT_ALLOC_H
 
 #include <stddef.h>
+#include <string.h>
 
 typedef void *(*FmtAllocFn) (void *ctx, size_t size);
 
@@ -48,6 +49,22 @@ static inline void *
 fmt_alloc_raw(const FmtAllocator *a, size_t size)
 {
 	return (a->alloc_raw ? a->alloc_raw : a->alloc) (a->ctx, size == 0 ? 1 : size);
+}
+
+/*
+ * A NUL-terminated copy of the n bytes at s, from a; NULL when a fails.
+ */
+static inline char *
+fmt_strndup(const FmtAllocator *a, const char *s, size_t n)
+{
+	char	   *d = fmt_alloc_raw(a, n + 1);
+
+	if (d != NULL)
+	{
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
 }
 
 /*

@@ -33,19 +33,6 @@ fail(Parse *p, const char *msg, size_t off)
 	return false;
 }
 
-static char *
-copy(const FmtAllocator *a, const char *s, size_t n)
-{
-	char	   *d = fmt_alloc_raw(a, n + 1);
-
-	if (d != NULL)
-	{
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static bool
 is_lower_alnum(char c)
 {
@@ -242,12 +229,12 @@ objurl_parse(const char *url, size_t len, const FmtAllocator *a,
 			}
 			if (!check_account(&p, url + acc, acc_end - acc, acc))
 				return false;
-			out->account = copy(a, url + acc, acc_end - acc);
+			out->account = fmt_strndup(a, url + acc, acc_end - acc);
 			if (out->account == NULL)
 				return fail(&p, "out of memory", 0);
 		}
 	}
-	out->bucket = copy(a, url + start, at - start);
+	out->bucket = fmt_strndup(a, url + start, at - start);
 	if (out->bucket == NULL)
 		return fail(&p, "out of memory", 0);
 
@@ -258,7 +245,7 @@ objurl_parse(const char *url, size_t len, const FmtAllocator *a,
 		key_end--;
 	if (key_end > start && !check_key(&p, url + start, key_end - start, start))
 		return false;
-	out->key = copy(a, url + start, key_end - start);
+	out->key = fmt_strndup(a, url + start, key_end - start);
 	if (out->key == NULL)
 		return fail(&p, "out of memory", 0);
 	return true;

@@ -501,19 +501,6 @@ typedef struct ListBuild
 	bool		have_truncated;
 } ListBuild;
 
-static char *
-copy_text(const FmtAllocator *a, const char *s, size_t n)
-{
-	char	   *r = fmt_alloc_raw(a, n + 1);
-
-	if (r != NULL)
-	{
-		memcpy(r, s, n);
-		r[n] = '\0';
-	}
-	return r;
-}
-
 static bool
 parse_size(const char *s, size_t n, int64_t *v)
 {
@@ -590,7 +577,7 @@ set_once(ListBuild *b, char **field, const char *text, size_t n,
 		*errmsg = "duplicate element in listing entry";
 		return false;
 	}
-	*field = copy_text(b->a, text, n);
+	*field = fmt_strndup(b->a, text, n);
 	if (*field == NULL)
 	{
 		*errmsg = "out of memory";
@@ -775,7 +762,7 @@ copy_cut(const FmtAllocator *a, const char *s, size_t n, size_t max)
 		while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
 			n--;
 	}
-	return copy_text(a, s, n);
+	return fmt_strndup(a, s, n);
 }
 
 static bool

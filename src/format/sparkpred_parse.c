@@ -91,13 +91,7 @@ spb_putc(SpBuf *b, char c)
 char *
 sp_strndup(const FmtAllocator *alloc, const char *s, size_t n)
 {
-	char	   *d = fmt_alloc_raw(alloc, n + 1);
-
-	if (d == NULL)
-		return NULL;
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
+	return fmt_strndup(alloc, s, n);
 }
 
 static char
