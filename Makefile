@@ -33,7 +33,8 @@ FORMAT_OBJS = \
 # (scripts/lint.py checks it).
 COMMON_OBJS = src/common/fileio.o src/common/json_util.o src/common/subxact.o \
 	src/common/fastpath.o
-STORAGE_OBJS = src/storage/storage_options.o src/storage/http.o src/storage/objstore.o
+STORAGE_OBJS = src/storage/storage_options.o src/storage/curl_api.o src/storage/http.o \
+	src/storage/objstore.o
 LOG_OBJS = src/log/log_reader.o src/log/actions.o src/log/fastline.o
 STATS_OBJS = src/stats/schema.o src/stats/stats.o src/stats/predicate.o \
 	src/stats/spark_predicate.o
@@ -112,11 +113,12 @@ PKG_CONFIG ?= pkg-config
 COMPRESS_LIBS = -lz -lzstd -llz4
 # OpenSSL's libcrypto: SHA-256 and HMAC of the SigV4 signer (src/format/sigv4.c).
 CRYPTO_LIBS = -lcrypto
-# libcurl: the HTTP client of object-store reads (src/storage/http.c).
-CURL_LIBS = -lcurl
+# libcurl, the HTTP client of object-store reads (src/storage/http.c), is
+# not linked: src/storage/curl_api.c loads it on the first request, so a
+# backend reading only local tables never maps it.  Its headers are needed.
 
 PG_CPPFLAGS += -I$(srcdir)/src
-SHLIB_LINK += $(COMPRESS_LIBS) $(CRYPTO_LIBS) $(CURL_LIBS)
+SHLIB_LINK += $(COMPRESS_LIBS) $(CRYPTO_LIBS)
 
 EXTRA_CLEAN = test/format/run_tests test/fuzz/build results regression.diffs regression.out
 

@@ -19,8 +19,6 @@
  */
 #include "postgres.h"
 
-#include <curl/curl.h>
-
 #include "common/pg_prng.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -30,11 +28,15 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "storage/curl_api.h"
 #include "storage/http.h"
 
 int			deltacc_storage_connect_timeout = 10000;
 int			deltacc_storage_stall_timeout = 30;
 int			deltacc_storage_retries = 3;
+
+/* libcurl's functions (curl_api.h), from the first request on */
+static const CurlApi *cu = NULL;
 
 /* the backend's multi handle: its connection cache */
 static CURLM *http_multi = NULL;
@@ -82,13 +84,18 @@ storage_http_init(void)
 							NULL, NULL, NULL);
 }
 
-/* The multi handle, made on first use (curl_global_init with it). */
+/*
+ * The multi handle, made on first use (libcurl loaded and
+ * curl_global_init'ed with it); every other use of cu comes after it.
+ */
 static CURLM *
 get_multi(void)
 {
+	if (cu == NULL)
+		cu = curl_api();
 	if (!http_global_done)
 	{
-		if (curl_global_init(CURL_GLOBAL_ALL) != CURLE_OK)
+		if (cu->global_init(CURL_GLOBAL_ALL) != CURLE_OK)
 			ereport(ERROR,
 					errcode(ERRCODE_INTERNAL_ERROR),
 					errmsg("could not initialize libcurl"));
@@ -96,14 +103,14 @@ get_multi(void)
 	}
 	if (http_multi == NULL)
 	{
-		http_multi = curl_multi_init();
+		http_multi = cu->multi_init();
 		if (http_multi == NULL)
 			ereport(ERROR,
 					errcode(ERRCODE_OUT_OF_MEMORY),
 					errmsg("out of memory"),
 					errdetail("libcurl could not make a multi handle."));
 		/* a few connections per backend are enough */
-		curl_multi_setopt(http_multi, CURLMOPT_MAXCONNECTS, 8L);
+		cu->multi_setopt(http_multi, CURLMOPT_MAXCONNECTS, 8L);
 	}
 	return http_multi;
 }
@@ -289,7 +296,7 @@ run_once(HttpRequest *req, Transfer *t, long *status, char *errbuf)
 	int			i;
 
 	*status = 0;
-	easy = curl_easy_init();
+	easy = cu->easy_init();
 	if (easy == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_OUT_OF_MEMORY),
@@ -301,7 +308,7 @@ run_once(HttpRequest *req, Transfer *t, long *status, char *errbuf)
 
 		for (i = 0; i < req->nheaders; i++)
 		{
-			struct curl_slist *n = curl_slist_append(hdrs, req->headers[i]);
+			struct curl_slist *n = cu->slist_append(hdrs, req->headers[i]);
 
 			if (n == NULL)
 				ereport(ERROR,
@@ -311,33 +318,33 @@ run_once(HttpRequest *req, Transfer *t, long *status, char *errbuf)
 		}
 		/* never send "Expect: 100-continue", nor a default Accept */
 		errbuf[0] = '\0';
-		if (curl_easy_setopt(easy, CURLOPT_URL, req->url) != CURLE_OK)
+		if (cu->easy_setopt(easy, CURLOPT_URL, req->url) != CURLE_OK)
 			ereport(ERROR,
 					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					errmsg("invalid object-store request URL for %s", req->display));
-		curl_easy_setopt(easy, CURLOPT_HTTPHEADER, hdrs);
-		curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-		curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-		curl_easy_setopt(easy, CURLOPT_PROXY, "");
-		curl_easy_setopt(easy, CURLOPT_VERBOSE, 0L);
-		curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
-		curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+		cu->easy_setopt(easy, CURLOPT_HTTPHEADER, hdrs);
+		cu->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+		cu->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+		cu->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+		cu->easy_setopt(easy, CURLOPT_PROXY, "");
+		cu->easy_setopt(easy, CURLOPT_VERBOSE, 0L);
+		cu->easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
+		cu->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
 						 (long) deltacc_storage_connect_timeout);
-		curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-		curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+		cu->easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		cu->easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
 						 (long) deltacc_storage_stall_timeout);
-		curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_cb);
-		curl_easy_setopt(easy, CURLOPT_WRITEDATA, t);
-		curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_cb);
-		curl_easy_setopt(easy, CURLOPT_HEADERDATA, t);
-		curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+		cu->easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_cb);
+		cu->easy_setopt(easy, CURLOPT_WRITEDATA, t);
+		cu->easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_cb);
+		cu->easy_setopt(easy, CURLOPT_HEADERDATA, t);
+		cu->easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
 		if (strcmp(req->method, "HEAD") == 0)
-			curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+			cu->easy_setopt(easy, CURLOPT_NOBODY, 1L);
 		else if (strcmp(req->method, "GET") != 0)
-			curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, req->method);
+			cu->easy_setopt(easy, CURLOPT_CUSTOMREQUEST, req->method);
 
-		if (curl_multi_add_handle(multi, easy) != CURLM_OK)
+		if (cu->multi_add_handle(multi, easy) != CURLM_OK)
 			ereport(ERROR,
 					errcode(ERRCODE_INTERNAL_ERROR),
 					errmsg("could not start object-store request for %s", req->display));
@@ -353,13 +360,13 @@ run_once(HttpRequest *req, Transfer *t, long *status, char *errbuf)
 			pgstat_report_wait_end();
 			CHECK_FOR_INTERRUPTS();
 			pgstat_report_wait_start(PG_WAIT_EXTENSION);
-			mc = curl_multi_perform(multi, &running);
+			mc = cu->multi_perform(multi, &running);
 			if (mc != CURLM_OK)
 				ereport(ERROR,
 						errcode(ERRCODE_CONNECTION_FAILURE),
 						errmsg("object-store request for %s failed: %s",
-							   req->display, curl_multi_strerror(mc)));
-			while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+							   req->display, cu->multi_strerror(mc)));
+			while ((msg = cu->multi_info_read(multi, &left)) != NULL)
 			{
 				if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy)
 				{
@@ -369,23 +376,23 @@ run_once(HttpRequest *req, Transfer *t, long *status, char *errbuf)
 			}
 			if (done)
 				break;
-			mc = curl_multi_poll(multi, NULL, 0, 100, NULL);
+			mc = cu->multi_poll(multi, NULL, 0, 100, NULL);
 			if (mc != CURLM_OK)
 				ereport(ERROR,
 						errcode(ERRCODE_CONNECTION_FAILURE),
 						errmsg("object-store request for %s failed: %s",
-							   req->display, curl_multi_strerror(mc)));
+							   req->display, cu->multi_strerror(mc)));
 		}
 		pgstat_report_wait_end();
-		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, status);
+		cu->easy_getinfo(easy, CURLINFO_RESPONSE_CODE, status);
 	}
 	PG_FINALLY();
 	{
 		pgstat_report_wait_end();
 		if (added)
-			curl_multi_remove_handle(multi, easy);
-		curl_easy_cleanup(easy);
-		curl_slist_free_all(hdrs);
+			cu->multi_remove_handle(multi, easy);
+		cu->easy_cleanup(easy);
+		cu->slist_free_all(hdrs);
 	}
 	PG_END_TRY();
 	return result;
@@ -402,7 +409,7 @@ failure_text(CURLcode code, const char *errbuf)
 	if (errbuf[0] != '\0' && strchr(errbuf, '?') == NULL &&
 		strstr(errbuf, "://") == NULL)
 		return errbuf;
-	return curl_easy_strerror(code);
+	return cu->easy_strerror(code);
 }
 
 void

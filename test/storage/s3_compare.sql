@@ -8,6 +8,8 @@
 -- az_account, az_key (Azurite).
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
+\pset tuples_only on
+\pset format unaligned
 CREATE EXTENSION IF NOT EXISTS deltacc;
 CREATE SERVER emu FOREIGN DATA WRAPPER deltacc_storage
     OPTIONS (url_prefix 's3://lake/', endpoint :'endpoint', region 'us-east-1');
@@ -23,6 +25,17 @@ CREATE SERVER emu_gs FOREIGN DATA WRAPPER deltacc_storage
     OPTIONS (url_prefix 'gs://lake/', endpoint :'endpoint');
 CREATE USER MAPPING FOR CURRENT_USER SERVER emu_gs
     OPTIONS (key_id 'S3RVER', secret 'S3RVER');
+
+-- libcurl is loaded on the first object-store request (src/storage/curl_api.c):
+-- this backend has read a local table and not yet a remote one.
+CREATE FUNCTION pg_temp.curl_mapped() RETURNS boolean LANGUAGE sql AS $$
+  SELECT count(*) > 0
+    FROM regexp_split_to_table(pg_read_file('/proc/self/maps'), E'\n') m
+   WHERE m LIKE '%/libcurl%' $$;
+SELECT CASE WHEN count(*) > 0 AND NOT pg_temp.curl_mapped()
+            THEN 'ok - libcurl is not loaded by local reads'
+            ELSE 'not ok - libcurl is loaded by local reads' END
+  FROM deltacc.history(:'tables' || '/rs-simple-table');
 
 -- One query's answer as text with the table's root replaced, or its error
 -- (SQLSTATE and message, root replaced).
@@ -88,8 +101,6 @@ BEGIN
   END LOOP;
 END $$;
 
-\pset tuples_only on
-\pset format unaligned
 SELECT * FROM pg_temp.compare('s3', :'tables', 's3://lake/tables');
 -- listings of 3 keys a page: continuation tokens and start-after
 SET deltacc.storage_list_page_size = 3;
@@ -177,3 +188,7 @@ END $$;
 SELECT * FROM pg_temp.coordinated(:'tables', 's3://lake/tables', 'rs-simple-table');
 SELECT * FROM pg_temp.coordinated(:'tables', 's3://lake/tables', 'golden-multipart-checkpoint/delta');
 SELECT * FROM pg_temp.coordinated(:'tables', 's3://lake/tables', 'kr-v2-json-sidecars');
+
+SELECT CASE WHEN pg_temp.curl_mapped()
+            THEN 'ok - libcurl is loaded by the first remote read'
+            ELSE 'not ok - libcurl is not mapped after remote reads' END;
