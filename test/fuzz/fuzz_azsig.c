@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char	   *buf;
 	const char *field[FIELDS];
-	int			nf = 0;
+	int			nf;
 	size_t		i;
 	AzPair		pairs[FIELDS / 2];
 	int			np = 0;
@@ -35,15 +35,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 1 << 14)
 		return 0;
-	buf = malloc(size + 1);
-	memcpy(buf, data, size);
-	buf[size] = '\0';
-	field[nf++] = buf;
-	for (i = 0; i < size && nf < FIELDS; i++)
-		if (buf[i] == '\0')
-			field[nf++] = buf + i + 1;
-	while (nf < 4)
-		field[nf++] = "";
+	nf = fuzz_split_fields(data, size, field, FIELDS, 4, &buf);
 	for (i = 4; i + 1 < (size_t) nf; i += 2)
 	{
 		pairs[np].name = field[i];

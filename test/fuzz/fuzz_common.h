@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fmt_alloc.h"
 
@@ -29,5 +30,31 @@
 	} while (0)
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The input as NUL-separated fields: a NUL-terminated copy of it is made
+ * (*buf, malloc'ed: the caller frees it) and cut at its NUL bytes into at
+ * most max fields, then padded with "" up to min.  Returns how many.
+ */
+static inline int
+fuzz_split_fields(const uint8_t *data, size_t size, const char **field,
+				  int max, int min, char **buf)
+{
+	int			nf = 0;
+	size_t		i;
+
+	*buf = malloc(size + 1);
+	if (*buf == NULL)
+		abort();
+	memcpy(*buf, data, size);
+	(*buf)[size] = '\0';
+	field[nf++] = *buf;
+	for (i = 0; i < size && nf < max; i++)
+		if ((*buf)[i] == '\0')
+			field[nf++] = *buf + i + 1;
+	while (nf < min)
+		field[nf++] = "";
+	return nf;
+}
 
 #endif
