@@ -113,6 +113,18 @@ count() {					# count <output file>
 	passed=$((passed + $(grep -cE '^ok' "$1")))
 	failed=$((failed + $(grep -cE '^not ok' "$1")))
 }
+# tally <psql's exit status> <output file> <what its lines are>: count its
+# lines; a failed psql, or one that printed none, is one failure more
+tally() {
+	local n
+	count "$2"
+	n=$(grep -cE '^(ok|not ok)' "$2")
+	echo "storage_test: $n $3"
+	if [ "$1" -ne 0 ] || [ "$n" -eq 0 ]; then
+		tail -20 "$2"
+		failed=$((failed + 1))
+	fi
+}
 
 # 1. local and s3:// copies give the same answers
 if [ -n "$TABLES" ] && [ -d "$TABLES" ]; then
@@ -129,14 +141,7 @@ if [ -n "$TABLES" ] && [ -d "$TABLES" ]; then
 		-v az_sas="$(python3 test/storage/upload_azure.py sas "$AZ_ACCOUNT" "$AZ_KEY")" \
 		-f test/storage/s3_compare.sql \
 		>"$WORK/compare.out" 2>&1
-	rc=$?
-	count "$WORK/compare.out"
-	n=$(grep -cE '^(ok|not ok)' "$WORK/compare.out")
-	echo "storage_test: $n comparisons of local and object-store tables"
-	if [ "$rc" -ne 0 ] || [ "$n" -eq 0 ]; then
-		tail -20 "$WORK/compare.out"
-		failed=$((failed + 1))
-	fi
+	tally $? "$WORK/compare.out" "comparisons of local and object-store tables"
 else
 	echo "storage_test: no DELTACC_TABLES, the comparison of local and s3:// tables is skipped"
 fi
@@ -147,13 +152,7 @@ pg_virtualenv -t -v "$PG_MAJOR" psql -X -q -v endpoint="http://127.0.0.1:$HOSTIL
 	>"$WORK/hostile.out" 2>&1
 rc=$?
 grep -E '^ok' "$WORK/hostile.out" || true
-count "$WORK/hostile.out"
-n=$(grep -cE '^(ok|not ok)' "$WORK/hostile.out")
-echo "storage_test: $n hostile endpoint cases"
-if [ "$rc" -ne 0 ] || [ "$n" -eq 0 ]; then
-	tail -20 "$WORK/hostile.out"
-	failed=$((failed + 1))
-fi
+tally $rc "$WORK/hostile.out" "hostile endpoint cases"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
