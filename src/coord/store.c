@@ -1022,66 +1022,6 @@ cat_table_for(const char *table_path, Oid ratified, TimestampTz registered_at)
 }
 
 /*
- * Forget t's rows of versions up to 'through' (published: read from the
- * log from now on); only while nobody pins them.
- */
-static void
-cat_trim(CatTable *t, int64 through)
-{
-	int64		k;
-	int64		i;
-
-	if (t->pins > 0)
-		return;
-	if (t->n == 0 || through < t->first)
-	{
-		if (t->n == 0)
-			t->first = Max(t->first, through + 1);
-		return;
-	}
-	k = Min(through - t->first + 1, t->n);
-	for (i = 0; i < k; i++)
-	{
-		DeltaRatifiedCommit *rc = cat_row(t, t->first + i);
-		Size		b = row_bytes(rc);
-
-		if (rc->content != NULL)
-			pfree(unconstify(char *, rc->content));
-		if (rc->staged_path != NULL)
-			pfree(unconstify(char *, rc->staged_path));
-		if (rc->label != NULL)
-			pfree(unconstify(char *, rc->label));
-		t->bytes -= b;
-		cat_bytes -= b;
-	}
-	t->first += k;
-	t->n -= k;
-	t->head += (int) (k % CAT_CHUNK);
-	k /= CAT_CHUNK;				/* whole chunks passed, then the rest */
-	if (t->head >= CAT_CHUNK)
-	{
-		t->head -= CAT_CHUNK;
-		k++;
-	}
-	for (i = 0; i < k && i < t->nchunks; i++)
-		pfree(t->chunks[i]);
-	if (k > 0)
-	{
-		memmove(t->chunks, t->chunks + k,
-				sizeof(DeltaRatifiedCommit *) * (t->nchunks - k));
-		t->nchunks -= (int) k;
-	}
-	if (t->n == 0)
-	{
-		for (i = 0; i < t->nchunks; i++)
-			pfree(t->chunks[i]);
-		t->nchunks = 0;
-		t->head = 0;
-		t->first = through + 1;
-	}
-}
-
-/*
  * Keep row rc (version t->first + t->n, committed) when it fits under the
  * bound; returns whether it was kept.  Its staged path, inline content and
  * label are copied into t's context.
@@ -1186,15 +1126,19 @@ kept_runs(DeltaRatifiedRun *runs, int *nruns, CatTable *t, int64 from,
  * read_rows: the rows of ratified_commits of table_path with next <= version
  * <= to, in snapshot snap, in version order (*nrows of them), read into
  * cxt; those that follow t's kept rows and were committed are kept in t
- * too.  *committed_through is raised to the last of the rows that
- * committed before the first of the current transaction's own.  ERROR
- * data_corrupted when the rows do not follow each other.
+ * too.  next < 0: from the first row there is, whatever its version
+ * (*next set to it; left alone when there is none).  *committed_through is
+ * raised to the last of the rows that committed before the first of the
+ * current transaction's own.  ERROR data_corrupted when the rows do not
+ * follow each other.
  */
 static DeltaRatifiedCommit *
 read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
-		  Snapshot snap, int64 next, int64 to, int64 *committed_through,
+		  Snapshot snap, int64 *next_p, int64 to, int64 *committed_through,
 		  MemoryContext cxt, int *nrows)
 {
+	bool		from_start = *next_p < 0;
+	int64		next = from_start ? 0 : *next_p;
 	DeltaRatifiedCommit *rows;
 	KeyScan		ks;
 	bool		appending;
@@ -1214,7 +1158,8 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 	keyscan_int8(&ks, 2, BTLessEqualStrategyNumber, to);
 	keyscan_start(&ks, snap);
 	/* (appending moves no kept row: a pinned table may grow) */
-	appending = t != NULL && t->first + t->n == next;
+	appending = t != NULL &&
+		(t->n == 0 ? from_start : t->first + t->n == next);
 	while (keyscan_next(&ks))
 	{
 		DeltaRatifiedCommit *rc;
@@ -1232,6 +1177,8 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 		}
 		rc = &rows[n];
 		rc->version = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
+		if (from_start && n == 0)
+			next = *next_p = rc->version;
 		if (rc->version != next + n)
 			ereport(ERROR,
 					errcode(ERRCODE_DATA_CORRUPTED),
@@ -1263,7 +1210,8 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 		committed = committed && !mine;
 		if (committed)
 			*committed_through = rc->version;
-		if (appending && committed && t->first + t->n == rc->version)
+		if (appending && committed &&
+			(t->n == 0 || t->first + t->n == rc->version))
 			appending = cat_append(t, rc);
 		else
 			appending = false;
@@ -1276,48 +1224,47 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 
 /*
  * The state of a table whose row says 'latest', 'published', registered
- * as (ratified, registered_at), in cxt: versions published + 1 ..
- * min(through, latest) from t's kept rows (t NULL or through < 0: none),
- * the rest read in snapshot snap (see read_rows).
+ * as (ratified, registered_at), in cxt: every ratified commit there is,
+ * published or not (DESIGN: a reader takes the catalog's copy of each),
+ * t's kept rows first (t may be NULL), the rest read in snapshot snap (see
+ * read_rows).  The kept rows are the registration's first ones (nothing is
+ * ever trimmed from them: a committed row never changes and is never
+ * forgotten within a registration), so the state is whole when they are.
  */
 static DeltaCatalogState *
 state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
-		  int64 through, int64 latest, int64 published,
-		  TimestampTz registered_at, Snapshot snap, MemoryContext cxt)
+		  int64 latest, int64 published, TimestampTz registered_at,
+		  Snapshot snap, MemoryContext cxt)
 {
 	DeltaCatalogState *cat;
 	DeltaRatifiedRun *runs;
 	DeltaRatifiedCommit *rows;
-	int64		kept_from = published + 1;
+	int64		kept_from = -1;
 	int64		kept_to = -1;
-	int64		next;
+	int64		next = -1;		/* (unknown: from the first row) */
 	int			nruns = 0;
 	int			nrows;
 
 	cat = MemoryContextAllocZero(cxt, sizeof(DeltaCatalogState));
 	cat->latest_version = latest;
 	cat->published_version = published;
-	cat->n_commits = (int) (latest - published);
-	cat->committed_through = published;
 	cat->catalog_relid = cr->ratified;
 	cat->registered_at = registered_at;
-	if (t != NULL && t->n > 0 && through >= 0)
+	if (t != NULL && t->n > 0 && t->first <= latest)
 	{
-		kept_from = Max(kept_from, t->first);
-		kept_to = Min(Min(through, latest), t->first + t->n - 1);
+		kept_from = t->first;
+		kept_to = Min(latest, t->first + t->n - 1);
 	}
-	if (kept_from > published + 1)
-		kept_to = -1;			/* (the kept rows must start the state) */
 	runs = MemoryContextAlloc(cxt, sizeof(DeltaRatifiedRun) *
 							  (1 + KEPT_RUNS(kept_from, kept_to)));
-	next = published + 1;
-	if (kept_to >= kept_from)
+	cat->committed_through = -1;
+	if (kept_to >= kept_from && kept_from >= 0)
 	{
 		kept_runs(runs, &nruns, t, kept_from, kept_to, cxt);
 		cat->committed_through = kept_to;
 		next = kept_to + 1;
 	}
-	rows = read_rows(cr, table_path, t, snap, next, latest,
+	rows = read_rows(cr, table_path, t, snap, &next, latest,
 					 &cat->committed_through, cxt, &nrows);
 	if (nrows > 0)
 	{
@@ -1326,6 +1273,11 @@ state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 		runs[nruns].rows = rows;
 		nruns++;
 	}
+	/* no row at all: nothing ratified since the registration */
+	cat->first_ratified = nruns > 0 ? runs[0].first : latest + 1;
+	if (cat->committed_through < 0)
+		cat->committed_through = cat->first_ratified - 1;
+	cat->n_commits = (int) (latest - cat->first_ratified + 1);
 	cat->n_runs = nruns;
 	cat->runs = runs;
 	return cat;
@@ -1333,9 +1285,9 @@ state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 
 /*
  * catalog_lookup: the log layer's delta_catalog_lookup (see log_reader.h):
- * the table's row and its unpublished ratified commits, the committed
- * ones kept from earlier lookups (see above) and the rest read after them,
- * in one fresh snapshot.
+ * the table's row and its ratified commits, the committed ones kept from
+ * earlier lookups (see above) and the rest read after them, in one fresh
+ * snapshot.
  */
 static DeltaCatalogState *
 catalog_lookup(const char *table_path)
@@ -1345,7 +1297,6 @@ catalog_lookup(const char *table_path)
 	ManagedTable mt;
 	Snapshot	snap;
 	CatTable   *t;
-	int64		through;
 
 	cr = catalog_rels_for_reads(false);
 	if (cr == NULL || catalog_empty(cr->managed))
@@ -1357,18 +1308,9 @@ catalog_lookup(const char *table_path)
 		UnregisterSnapshot(snap);
 		return NULL;
 	}
-	/*
-	 * The kept rows serve the state when they are of its registration and
-	 * reach back to its first unpublished version (not so for a snapshot
-	 * older than what was trimmed); those of another registration are
-	 * dropped.
-	 */
+	/* (those of another registration are dropped) */
 	t = cat_table_for(table_path, cr->ratified, mt.registered_at);
-	if (t != NULL)
-		cat_trim(t, mt.published_version);
-	through = t != NULL && t->n > 0 && t->first <= mt.published_version + 1 ?
-		t->first + t->n - 1 : -1;
-	cat = state_new(cr, table_path, t, through, mt.latest_version,
+	cat = state_new(cr, table_path, t, mt.latest_version,
 					mt.published_version, mt.registered_at, snap,
 					CurrentMemoryContext);
 	UnregisterSnapshot(snap);
@@ -1386,18 +1328,9 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	Snapshot	snap;
 	KeyScan		ks;
 	CatTable   *t;
-	int64		through;
 
 	cat_reap();
 	t = cat_table_for(mt->table_path, cr->ratified, mt->registered_at);
-	if (t != NULL)
-		cat_trim(t, mt->published_version);
-	through = t != NULL && t->n > 0 ? t->first + t->n - 1 : -1;
-	if (t != NULL && through >= 0 && t->first > mt->published_version + 1)
-	{
-		t = NULL;				/* (pinned rows after the published version) */
-		through = -1;
-	}
 	snap = scan_snapshot(false);
 	/* the version of the txnId, if it is ratified */
 	*done = -1;
@@ -1408,7 +1341,7 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	if (keyscan_next(&ks))
 		*done = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
 	keyscan_end(&ks);
-	cat = state_new(cr, mt->table_path, t, through, mt->latest_version,
+	cat = state_new(cr, mt->table_path, t, mt->latest_version,
 					mt->published_version, mt->registered_at, snap,
 					CurrentMemoryContext);
 	UnregisterSnapshot(snap);

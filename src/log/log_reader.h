@@ -101,11 +101,17 @@ typedef struct DeltaRatifiedRun
 
 /*
  * What the catalog says about a registered table, from one snapshot of its
- * state: the unpublished versions published_version + 1 .. latest_version
- * (n_commits of them) in runs, in order and without a gap.
+ * state: the ratified commits of versions first_ratified .. latest_version
+ * (n_commits of them) in runs, in order and without a gap.  These are
+ * every version whose ratified row exists, published or not: a reader
+ * takes the catalog's copy of each of them and never a file of that name
+ * (DESIGN, "Catalog-managed tables").  Versions before first_ratified
+ * (the log published before the registration) are read from _delta_log;
+ * first_ratified - 1 <= published_version, and first_ratified is
+ * latest_version + 1 when the catalog ratified nothing yet.
  *
- * For caches above the log layer: the rows of versions published_version
- * + 1 .. committed_through were committed (by transactions other than the
+ * For caches above the log layer: the rows of versions first_ratified ..
+ * committed_through were committed (by transactions other than the
  * current one), and a committed row of one registration (catalog_relid,
  * registered_at: the catalog table's OID and the table's registration
  * time) is the same row in every state the lookup gives: the same bytes at
@@ -116,6 +122,7 @@ typedef struct DeltaCatalogState
 {
 	int64		latest_version; /* latest ratified, -1 when none */
 	int64		published_version;	/* latest recorded as published, -1 */
+	int64		first_ratified; /* first version with a ratified row */
 	int			n_commits;
 	int			n_runs;
 	const DeltaRatifiedRun *runs;
