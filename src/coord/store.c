@@ -828,11 +828,25 @@ read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
  * the table row's registered_at): a table registered again, or the
  * extension created again, starts afresh.
  *
+ *
+ * Publishing changes none of it: a reader takes the catalog's copy of
+ * every version whose ratified row exists, published or not (DESIGN,
+ * "Catalog-managed tables"), so the published rows stay kept, and a
+ * lookup reads only the rows ratified since the last one it kept, however
+ * many versions were published meanwhile.  (Reading the published versions
+ * from their files instead would cost each opening of the table a listing
+ * of _delta_log and a stat of every published file, the check that each
+ * is still what was ratified: a commit would cost the published log.)
+ * The kept rows are always the registration's first ones, from its first
+ * ratified version on, in order.
+ *
  * The rows live in chunks of CAT_CHUNK rows that never move, so that a
  * DeltaCatalogState points into them (one run per chunk) instead of
  * copying them; the cache pins a table's rows until the caller's memory
  * context goes (a pinned table may grow, never shrink).  At most
- * deltacc.commit_cache_size bytes of content are kept, across tables.
+ * deltacc.commit_cache_size bytes of content are kept, across tables;
+ * beyond it a lookup reads the rows after the kept ones each time (an
+ * index range scan, no file), which costs the versions it does not keep.
  * ---------------------------------------------------------------------
  */
 #define CAT_CHUNK 1024
@@ -843,7 +857,8 @@ typedef struct CatTable
 	Oid			relid;			/* deltacc.ratified_commits */
 	TimestampTz registered_at;
 	MemoryContext cxt;			/* the chunks, the rows' content and labels */
-	int64		first;			/* version of the first kept row */
+	int64		first;			/* version of the first kept row: the
+								 * registration's first ratified one */
 	int64		n;				/* kept: versions first .. first + n - 1 */
 	int			head;			/* position of version 'first' in chunks[0] */
 	int			nchunks;
