@@ -829,24 +829,26 @@ read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
  * extension created again, starts afresh.
  *
  *
- * Publishing changes none of it: a reader takes the catalog's copy of
- * every version whose ratified row exists, published or not (DESIGN,
- * "Catalog-managed tables"), so the published rows stay kept, and a
- * lookup reads only the rows ratified since the last one it kept, however
- * many versions were published meanwhile.  (Reading the published versions
- * from their files instead would cost each opening of the table a listing
- * of _delta_log and a stat of every published file, the check that each
- * is still what was ratified: a commit would cost the published log.)
- * The kept rows are always the registration's first ones, from its first
- * ratified version on, in order.
+ * A reader takes the catalog's copy of every version whose ratified row
+ * exists, published or not (DESIGN, "Catalog-managed tables").  (Reading
+ * the published versions from their files instead would cost each
+ * opening of the table a listing of _delta_log and a stat of every
+ * published file, the check that each is still what was ratified: a
+ * commit would cost the published log.)  But what a commit reads is the
+ * versions after its read version, and the check of its read snapshot
+ * needs nothing of a committed row (see snapshot_cache.c): so only the
+ * unpublished rows are kept, as many as deltacc.max_unpublished_versions
+ * lets wait, and a state holds those; the published ones, from the
+ * registration's first ratified version (t->base, looked up once) on, are
+ * read one at a time when a reader asks for one (state_fetch: an index
+ * probe).  A state costs the unpublished versions, not the published log.
  *
  * The rows live in chunks of CAT_CHUNK rows that never move, so that a
  * DeltaCatalogState points into them (one run per chunk) instead of
  * copying them; the cache pins a table's rows until the caller's memory
  * context goes (a pinned table may grow, never shrink).  At most
  * deltacc.commit_cache_size bytes of content are kept, across tables;
- * beyond it a lookup reads the rows after the kept ones each time (an
- * index range scan, no file), which costs the versions it does not keep.
+ * beyond it a lookup reads the rows after the kept ones each time.
  * ---------------------------------------------------------------------
  */
 #define CAT_CHUNK 1024
@@ -857,8 +859,9 @@ typedef struct CatTable
 	Oid			relid;			/* deltacc.ratified_commits */
 	TimestampTz registered_at;
 	MemoryContext cxt;			/* the chunks, the rows' content and labels */
-	int64		first;			/* version of the first kept row: the
-								 * registration's first ratified one */
+	int64		first;			/* version of the first kept row */
+	int64		base;			/* the registration's first ratified
+								 * version, -1 while not known */
 	int64		n;				/* kept: versions first .. first + n - 1 */
 	int			head;			/* position of version 'first' in chunks[0] */
 	int			nchunks;
@@ -1004,6 +1007,7 @@ cat_table(const char *table_path, bool create)
 	t = MemoryContextAllocZero(cat_cxt, sizeof(CatTable));
 	t->key = MemoryContextStrdup(cat_cxt, key);
 	t->relid = InvalidOid;
+	t->base = -1;
 	t->cxt = AllocSetContextCreate(cat_cxt, "deltacc catalog table rows",
 								   ALLOCSET_DEFAULT_SIZES);
 	item = hash_search(cat_hash, key, HASH_ENTER, &found);
@@ -1034,6 +1038,67 @@ cat_table_for(const char *table_path, Oid ratified, TimestampTz registered_at)
 		t->registered_at = registered_at;
 	}
 	return t;
+}
+
+/*
+ * Forget t's rows of versions up to 'through' (published: a state fetches
+ * them one by one when a reader asks, see state_fetch); only while nobody
+ * pins them.
+ */
+static void
+cat_trim(CatTable *t, int64 through)
+{
+	int64		k;
+	int64		i;
+
+	if (t->pins > 0)
+		return;
+	if (t->n == 0 || through < t->first)
+	{
+		if (t->n == 0)
+			t->first = Max(t->first, through + 1);
+		return;
+	}
+	k = Min(through - t->first + 1, t->n);
+	for (i = 0; i < k; i++)
+	{
+		DeltaRatifiedCommit *rc = cat_row(t, t->first + i);
+		Size		b = row_bytes(rc);
+
+		if (rc->content != NULL)
+			pfree(unconstify(char *, rc->content));
+		if (rc->staged_path != NULL)
+			pfree(unconstify(char *, rc->staged_path));
+		if (rc->label != NULL)
+			pfree(unconstify(char *, rc->label));
+		t->bytes -= b;
+		cat_bytes -= b;
+	}
+	t->first += k;
+	t->n -= k;
+	t->head += (int) (k % CAT_CHUNK);
+	k /= CAT_CHUNK;				/* whole chunks passed, then the rest */
+	if (t->head >= CAT_CHUNK)
+	{
+		t->head -= CAT_CHUNK;
+		k++;
+	}
+	for (i = 0; i < k && i < t->nchunks; i++)
+		pfree(t->chunks[i]);
+	if (k > 0)
+	{
+		memmove(t->chunks, t->chunks + k,
+				sizeof(DeltaRatifiedCommit *) * (t->nchunks - k));
+		t->nchunks -= (int) k;
+	}
+	if (t->n == 0)
+	{
+		for (i = 0; i < t->nchunks; i++)
+			pfree(t->chunks[i]);
+		t->nchunks = 0;
+		t->head = 0;
+		t->first = through + 1;
+	}
 }
 
 /*
@@ -1141,19 +1206,15 @@ kept_runs(DeltaRatifiedRun *runs, int *nruns, CatTable *t, int64 from,
  * read_rows: the rows of ratified_commits of table_path with next <= version
  * <= to, in snapshot snap, in version order (*nrows of them), read into
  * cxt; those that follow t's kept rows and were committed are kept in t
- * too.  next < 0: from the first row there is, whatever its version
- * (*next set to it; left alone when there is none).  *committed_through is
- * raised to the last of the rows that committed before the first of the
- * current transaction's own.  ERROR data_corrupted when the rows do not
- * follow each other.
+ * too (t NULL: none).  *committed_through is raised to the last of the
+ * rows that committed before the first of the current transaction's own.
+ * ERROR data_corrupted when the rows do not follow each other.
  */
 static DeltaRatifiedCommit *
 read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
-		  Snapshot snap, int64 *next_p, int64 to, int64 *committed_through,
+		  Snapshot snap, int64 next, int64 to, int64 *committed_through,
 		  MemoryContext cxt, int *nrows)
 {
-	bool		from_start = *next_p < 0;
-	int64		next = from_start ? 0 : *next_p;
 	DeltaRatifiedCommit *rows;
 	KeyScan		ks;
 	bool		appending;
@@ -1173,8 +1234,7 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 	keyscan_int8(&ks, 2, BTLessEqualStrategyNumber, to);
 	keyscan_start(&ks, snap);
 	/* (appending moves no kept row: a pinned table may grow) */
-	appending = t != NULL &&
-		(t->n == 0 ? from_start : t->first + t->n == next);
+	appending = t != NULL && (t->n == 0 || t->first + t->n == next);
 	while (keyscan_next(&ks))
 	{
 		DeltaRatifiedCommit *rc;
@@ -1192,8 +1252,6 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 		}
 		rc = &rows[n];
 		rc->version = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
-		if (from_start && n == 0)
-			next = *next_p = rc->version;
 		if (rc->version != next + n)
 			ereport(ERROR,
 					errcode(ERRCODE_DATA_CORRUPTED),
@@ -1238,48 +1296,159 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 }
 
 /*
+ * A state as the lookup makes it: the log layer's part, and what fetching
+ * an older row needs (state_fetch).
+ */
+typedef struct StoreState
+{
+	DeltaCatalogState pub;		/* first: the log layer's pointer */
+	char	   *table_path;
+	MemoryContext cxt;			/* the state's: fetched rows go there */
+	HTAB	   *fetched;		/* FetchedRow by version, or NULL */
+} StoreState;
+
+typedef struct FetchedRow
+{
+	int64		version;		/* hash key */
+	DeltaRatifiedCommit *rc;
+} FetchedRow;
+
+/*
+ * state_fetch: the state's DeltaRatifiedFetch: the committed row of a
+ * version before the state's loaded ones (first_ratified <= version <
+ * loaded_from), read by an index probe in a fresh snapshot (a committed
+ * row of the registration never changes, so any snapshot that has it has
+ * the same row) and kept with the state.  ERROR data_corrupted when it is
+ * not there any more.
+ */
+static const DeltaRatifiedCommit *
+state_fetch(DeltaCatalogState *pub, int64 version)
+{
+	StoreState *st = (StoreState *) pub;
+	const CatalogRels *cr = catalog_rels_for_reads(true);
+	FetchedRow *fr;
+	bool		found;
+	Snapshot	snap;
+	DeltaRatifiedCommit *rows;
+	int64		committed = -1;
+	int			n;
+
+	Assert(version >= pub->first_ratified && version < pub->loaded_from);
+	if (st->fetched == NULL)
+	{
+		HASHCTL		ctl;
+
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(int64);
+		ctl.entrysize = sizeof(FetchedRow);
+		ctl.hcxt = st->cxt;
+		st->fetched = hash_create("deltacc ratified rows fetched", 16, &ctl,
+								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	fr = hash_search(st->fetched, &version, HASH_FIND, NULL);
+	if (fr != NULL)
+		return fr->rc;
+	if (cr->ratified != pub->catalog_relid)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog of Delta table \"%s\" was created again while it was read",
+					   st->table_path));
+	snap = scan_snapshot(false);
+	rows = read_rows(cr, st->table_path, NULL, snap, version, version,
+					 &committed, st->cxt, &n);
+	UnregisterSnapshot(snap);
+	if (n != 1 || committed != version)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
+					   st->table_path, version));
+	fr = hash_search(st->fetched, &version, HASH_ENTER, &found);
+	fr->rc = rows;
+	return rows;
+}
+
+/*
+ * The registration's first ratified version: the version of the table's
+ * first row in ratified_commits (kept in t once known: rows are never
+ * taken out of a registration), or 'none' when there is no row.
+ */
+static int64
+first_ratified_of(const CatalogRels *cr, const char *table_path,
+				  CatTable *t, Snapshot snap, int64 none)
+{
+	KeyScan		ks;
+	int64		v = none;
+
+	if (t != NULL && t->base >= 0)
+		return t->base;
+	keyscan_open(&ks, cr->ratified, cr->ratified_key, AccessShareLock);
+	keyscan_text(&ks, 1, table_path);
+	keyscan_start(&ks, snap);
+	if (keyscan_next(&ks))
+	{
+		v = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
+		if (t != NULL)
+			t->base = v;
+	}
+	keyscan_end(&ks);
+	return v;
+}
+
+/*
  * The state of a table whose row says 'latest', 'published', registered
  * as (ratified, registered_at), in cxt: every ratified commit there is,
- * published or not (DESIGN: a reader takes the catalog's copy of each),
- * t's kept rows first (t may be NULL), the rest read in snapshot snap (see
- * read_rows).  The kept rows are the registration's first ones (nothing is
- * ever trimmed from them: a committed row never changes and is never
- * forgotten within a registration), so the state is whole when they are.
+ * published or not (DESIGN: a reader takes the catalog's copy of each).
+ * Loaded: t's kept rows (t may be NULL) and the rows after them, read in
+ * snapshot snap (see read_rows), or without kept rows the unpublished
+ * ones; the versions before those, from the registration's first ratified
+ * one, are fetched when asked for (state_fetch).
  */
 static DeltaCatalogState *
 state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 		  int64 latest, int64 published, TimestampTz registered_at,
 		  Snapshot snap, MemoryContext cxt)
 {
+	StoreState *st;
 	DeltaCatalogState *cat;
 	DeltaRatifiedRun *runs;
 	DeltaRatifiedCommit *rows;
 	int64		kept_from = -1;
-	int64		kept_to = -1;
-	int64		next = -1;		/* (unknown: from the first row) */
+	int64		kept_to = -2;
+	int64		next;
 	int			nruns = 0;
 	int			nrows;
 
-	cat = MemoryContextAllocZero(cxt, sizeof(DeltaCatalogState));
+	st = MemoryContextAllocZero(cxt, sizeof(StoreState));
+	st->table_path = MemoryContextStrdup(cxt, table_path);
+	st->cxt = cxt;
+	cat = &st->pub;
 	cat->latest_version = latest;
 	cat->published_version = published;
 	cat->catalog_relid = cr->ratified;
 	cat->registered_at = registered_at;
-	if (t != NULL && t->n > 0 && t->first <= latest)
+	cat->fetch = state_fetch;
+	cat->first_ratified = first_ratified_of(cr, table_path, t, snap,
+											latest + 1);
+	cat->loaded_from = Max(cat->first_ratified, published + 1);
+	if (t != NULL && t->n > 0 && t->first <= latest &&
+		t->first >= cat->first_ratified)
 	{
 		kept_from = t->first;
 		kept_to = Min(latest, t->first + t->n - 1);
+		cat->loaded_from = kept_from;
 	}
 	runs = MemoryContextAlloc(cxt, sizeof(DeltaRatifiedRun) *
 							  (1 + KEPT_RUNS(kept_from, kept_to)));
-	cat->committed_through = -1;
-	if (kept_to >= kept_from && kept_from >= 0)
+	/* (the rows before the loaded ones are committed: see above) */
+	cat->committed_through = cat->loaded_from - 1;
+	next = cat->loaded_from;
+	if (kept_to >= kept_from)
 	{
 		kept_runs(runs, &nruns, t, kept_from, kept_to, cxt);
 		cat->committed_through = kept_to;
 		next = kept_to + 1;
 	}
-	rows = read_rows(cr, table_path, t, snap, &next, latest,
+	rows = read_rows(cr, table_path, t, snap, next, latest,
 					 &cat->committed_through, cxt, &nrows);
 	if (nrows > 0)
 	{
@@ -1288,11 +1457,7 @@ state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 		runs[nruns].rows = rows;
 		nruns++;
 	}
-	/* no row at all: nothing ratified since the registration */
-	cat->first_ratified = nruns > 0 ? runs[0].first : latest + 1;
-	if (cat->committed_through < 0)
-		cat->committed_through = cat->first_ratified - 1;
-	cat->n_commits = (int) (latest - cat->first_ratified + 1);
+	cat->n_commits = (int) (latest - cat->loaded_from + 1);
 	cat->n_runs = nruns;
 	cat->runs = runs;
 	return cat;
@@ -1325,6 +1490,8 @@ catalog_lookup(const char *table_path)
 	}
 	/* (those of another registration are dropped) */
 	t = cat_table_for(table_path, cr->ratified, mt.registered_at);
+	if (t != NULL)
+		cat_trim(t, mt.published_version);
 	cat = state_new(cr, table_path, t, mt.latest_version,
 					mt.published_version, mt.registered_at, snap,
 					CurrentMemoryContext);
@@ -1346,6 +1513,8 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 
 	cat_reap();
 	t = cat_table_for(mt->table_path, cr->ratified, mt->registered_at);
+	if (t != NULL)
+		cat_trim(t, mt->published_version);
 	snap = scan_snapshot(false);
 	/* the version of the txnId, if it is ratified */
 	*done = -1;

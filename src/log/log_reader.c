@@ -508,17 +508,19 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 	int			i;
 	int64		covered = -1;	/* the newest version a checkpoint holds */
 	int64		missing = -1;
-	int64		next = cat->first_ratified;
+	int64		next = cat->loaded_from;
 	int64		need = cat->first_ratified - 1; /* the last from the log */
 
-	if (cat->n_commits != cat->latest_version - cat->first_ratified + 1)
+	if (cat->n_commits != cat->latest_version - cat->loaded_from + 1 ||
+		cat->loaded_from < cat->first_ratified ||
+		(cat->loaded_from > cat->first_ratified && cat->fetch == NULL))
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("catalog state of Delta table \"%s\" is inconsistent",
 					   log->table_path),
 				errdetail("The catalog holds %d ratified commits between versions " INT64_FORMAT
 						  " and " INT64_FORMAT ".",
-						  cat->n_commits, cat->first_ratified,
+						  cat->n_commits, cat->loaded_from,
 						  cat->latest_version));
 	/* every unpublished version has its row */
 	if (cat->first_ratified > cat->published_version + 1)
@@ -569,7 +571,7 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 						  " as published, and neither a commit file nor a checkpoint holds version "
 						  INT64_FORMAT ".",
 						  cat->published_version, missing));
-	if (cat->n_commits > 0)
+	if (cat->latest_version >= cat->first_ratified)
 	{
 		/* (JSON commits that end before a checkpoint do not reach it) */
 		if (log->last_version < need)
@@ -741,7 +743,7 @@ DeltaLogWithNewerCatalog(const DeltaLog *log, DeltaCatalogState *cat)
 	*copy = *log;
 	copy->staged = NULL;		/* (staged bytes are read again) */
 	/* (log's versions from the first ratified one on were its catalog's) */
-	if (old->n_commits > 0)
+	if (old->latest_version >= old->first_ratified)
 	{
 		copy->last_version = old->first_ratified - 1;
 		if (copy->first_version >= old->first_ratified)
@@ -892,6 +894,7 @@ log_open(const char *table_path, bool registering, bool given,
 		cat->latest_version = log->latest_version;
 		cat->published_version = log->latest_version;
 		cat->first_ratified = log->latest_version + 1;
+		cat->loaded_from = cat->first_ratified;
 		log->catalog = cat;
 	}
 	return log;
@@ -1332,6 +1335,8 @@ DeltaLogRatified(const DeltaLog *log, int64 version)
 	if (cat == NULL || version < cat->first_ratified ||
 		version > cat->latest_version)
 		return NULL;
+	if (version < cat->loaded_from)
+		return cat->fetch(log->catalog, version);
 	/* the runs are contiguous (catalog_versions checked) */
 	hi = cat->n_runs - 1;
 	while (lo < hi)

@@ -101,14 +101,19 @@ typedef struct DeltaRatifiedRun
 
 /*
  * What the catalog says about a registered table, from one snapshot of its
- * state: the ratified commits of versions first_ratified .. latest_version
- * (n_commits of them) in runs, in order and without a gap.  These are
- * every version whose ratified row exists, published or not: a reader
- * takes the catalog's copy of each of them and never a file of that name
- * (DESIGN, "Catalog-managed tables").  Versions before first_ratified
- * (the log published before the registration) are read from _delta_log;
- * first_ratified - 1 <= published_version, and first_ratified is
- * latest_version + 1 when the catalog ratified nothing yet.
+ * state: the ratified commits of versions first_ratified .. latest_version.
+ * These are every version whose ratified row exists, published or not: a
+ * reader takes the catalog's copy of each of them and never a file of
+ * that name (DESIGN, "Catalog-managed tables").  Versions before
+ * first_ratified (the log published before the registration) are read
+ * from _delta_log; first_ratified - 1 <= published_version, and
+ * first_ratified is latest_version + 1 when the catalog ratified nothing
+ * yet.  The rows of loaded_from .. latest_version (n_commits of them) are
+ * in runs, in order and without a gap; those of first_ratified ..
+ * loaded_from - 1 (older, committed, usually published) are read one at a
+ * time when asked for (fetch, which returns the row, kept with the state,
+ * or ERRORs; DeltaLogRatified calls it), so that a state costs the
+ * versions the lookup does not keep, not the table's history.
  *
  * For caches above the log layer: the rows of versions first_ratified ..
  * committed_through were committed (by transactions other than the
@@ -118,18 +123,25 @@ typedef struct DeltaRatifiedRun
  * the same version.  Versions after committed_through are the current
  * transaction's own (a rollback may take them back).
  */
-typedef struct DeltaCatalogState
+typedef struct DeltaCatalogState DeltaCatalogState;
+
+typedef const struct DeltaRatifiedCommit *(*DeltaRatifiedFetch) (DeltaCatalogState *cat,
+																 int64 version);
+
+struct DeltaCatalogState
 {
 	int64		latest_version; /* latest ratified, -1 when none */
 	int64		published_version;	/* latest recorded as published, -1 */
 	int64		first_ratified; /* first version with a ratified row */
+	int64		loaded_from;	/* first version in runs */
 	int			n_commits;
 	int			n_runs;
 	const DeltaRatifiedRun *runs;
+	DeltaRatifiedFetch fetch;	/* versions first_ratified .. loaded_from - 1 */
 	int64		committed_through;
 	Oid			catalog_relid;
 	TimestampTz registered_at;
-} DeltaCatalogState;
+};
 
 /*
  * The lookup a higher layer installs: the state of the table whose
