@@ -828,7 +828,6 @@ read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
  * the table row's registered_at): a table registered again, or the
  * extension created again, starts afresh.
  *
- *
  * A reader takes the catalog's copy of every version whose ratified row
  * exists, published or not (DESIGN, "Catalog-managed tables").  (Reading
  * the published versions from their files instead would cost each
@@ -1439,7 +1438,11 @@ state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 	}
 	runs = MemoryContextAlloc(cxt, sizeof(DeltaRatifiedRun) *
 							  (1 + KEPT_RUNS(kept_from, kept_to)));
-	/* (the rows before the loaded ones are committed: see above) */
+	/*
+	 * (the rows before the loaded ones are published, or were kept:
+	 * committed either way, as the current transaction's own rows come
+	 * after every committed one)
+	 */
 	cat->committed_through = cat->loaded_from - 1;
 	next = cat->loaded_from;
 	if (kept_to >= kept_from)
