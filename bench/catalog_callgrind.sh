@@ -18,7 +18,9 @@
 # versions 8*T1 .. 8*T2 of the table.  Prints it and the functions with
 # the most inclusive instructions per commit (CG_TOP=n of them, read from
 # the callgrind files); the callgrind files stay in $CG_DATA/run-T1 and
-# run-T2.
+# run-T2.  CG_PUBLISH=1: a loop calls deltacc.publish every 0.2 s while the
+# clients run (as bench/catalog.sh's disjoint-stats-published; the
+# publisher's own backends are not counted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -72,13 +74,21 @@ run_once() {
 	chmod a+r "$dir/x.sql"
 	(PGHOST=$sock PGPORT=$port pgbench -n -U postgres -c 8 -j 2 -t "$T" -f "$dir/x.sql" postgres \
 		> "$dir/pgbench.out" 2>&1) &
-	local bpid=$! pids=
+	local bpid=$! pids= ppid=
+	if [ -n "${CG_PUBLISH:-}" ]; then
+		(while kill -0 $bpid 2>/dev/null; do
+			$P -c "SELECT deltacc.publish('$t')" >/dev/null 2>&1 || true
+			sleep 0.2
+		done) &
+		ppid=$!
+	fi
 	for _ in $(seq 200); do
 		sleep 1
 		pids=$($P -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'pgbench'")
 		[ "$(echo $pids | wc -w)" -eq 8 ] && break
 	done
 	wait $bpid
+	[ -z "$ppid" ] || wait "$ppid"
 	if [ "$MODE" = floor ] || [ "$MODE" = floor-bare ]; then
 		$P -At -c "SELECT count(*) FROM floor_log" > "$dir/commits"
 	else

@@ -300,7 +300,15 @@ catalog_publish(const char *table_path, bool has_through,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				errmsg("cannot publish to Delta table \"%s\" in an object store", path),
 				errdetail("deltacc reads tables in object stores but does not write to them; their ratified commits stay readable through the catalog."));
-	if (!catalog_list_ratified(path, 0,
+	/*
+	 * The rows after the published version only (it only grows: one read
+	 * before the listing bounds the listing's range scan from below), so
+	 * that a publish costs the versions it publishes, not the table's
+	 * history.
+	 */
+	if (!catalog_get_table(path, false, &mt))
+		catalog_not_registered(path);
+	if (!catalog_list_ratified(path, mt.published_version + 1,
 							   has_through ? through_version : PG_INT64_MAX,
 							   true, &mt, &rows, &nrows))
 		catalog_not_registered(path);

@@ -828,11 +828,26 @@ read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
  * the table row's registered_at): a table registered again, or the
  * extension created again, starts afresh.
  *
+ * A reader takes the catalog's copy of every version whose ratified row
+ * exists, published or not (DESIGN, "Catalog-managed tables").  (Reading
+ * the published versions from their files instead would cost each
+ * opening of the table a listing of _delta_log and a stat of every
+ * published file, the check that each is still what was ratified: a
+ * commit would cost the published log.)  But what a commit reads is the
+ * versions after its read version, and the check of its read snapshot
+ * needs nothing of a committed row (see snapshot_cache.c): so only the
+ * unpublished rows are kept, as many as deltacc.max_unpublished_versions
+ * lets wait, and a state holds those; the published ones, from the
+ * registration's first ratified version (t->base, looked up once) on, are
+ * read one at a time when a reader asks for one (state_fetch: an index
+ * probe).  A state costs the unpublished versions, not the published log.
+ *
  * The rows live in chunks of CAT_CHUNK rows that never move, so that a
  * DeltaCatalogState points into them (one run per chunk) instead of
  * copying them; the cache pins a table's rows until the caller's memory
  * context goes (a pinned table may grow, never shrink).  At most
- * deltacc.commit_cache_size bytes of content are kept, across tables.
+ * deltacc.commit_cache_size bytes of content are kept, across tables;
+ * beyond it a lookup reads the rows after the kept ones each time.
  * ---------------------------------------------------------------------
  */
 #define CAT_CHUNK 1024
@@ -844,6 +859,8 @@ typedef struct CatTable
 	TimestampTz registered_at;
 	MemoryContext cxt;			/* the chunks, the rows' content and labels */
 	int64		first;			/* version of the first kept row */
+	int64		base;			/* the registration's first ratified
+								 * version, -1 while not known */
 	int64		n;				/* kept: versions first .. first + n - 1 */
 	int			head;			/* position of version 'first' in chunks[0] */
 	int			nchunks;
@@ -989,6 +1006,7 @@ cat_table(const char *table_path, bool create)
 	t = MemoryContextAllocZero(cat_cxt, sizeof(CatTable));
 	t->key = MemoryContextStrdup(cat_cxt, key);
 	t->relid = InvalidOid;
+	t->base = -1;
 	t->cxt = AllocSetContextCreate(cat_cxt, "deltacc catalog table rows",
 								   ALLOCSET_DEFAULT_SIZES);
 	item = hash_search(cat_hash, key, HASH_ENTER, &found);
@@ -1022,8 +1040,9 @@ cat_table_for(const char *table_path, Oid ratified, TimestampTz registered_at)
 }
 
 /*
- * Forget t's rows of versions up to 'through' (published: read from the
- * log from now on); only while nobody pins them.
+ * Forget t's rows of versions up to 'through' (published: a state fetches
+ * them one by one when a reader asks, see state_fetch); only while nobody
+ * pins them.
  */
 static void
 cat_trim(CatTable *t, int64 through)
@@ -1186,9 +1205,9 @@ kept_runs(DeltaRatifiedRun *runs, int *nruns, CatTable *t, int64 from,
  * read_rows: the rows of ratified_commits of table_path with next <= version
  * <= to, in snapshot snap, in version order (*nrows of them), read into
  * cxt; those that follow t's kept rows and were committed are kept in t
- * too.  *committed_through is raised to the last of the rows that
- * committed before the first of the current transaction's own.  ERROR
- * data_corrupted when the rows do not follow each other.
+ * too (t NULL: none).  *committed_through is raised to the last of the
+ * rows that committed before the first of the current transaction's own.
+ * ERROR data_corrupted when the rows do not follow each other.
  */
 static DeltaRatifiedCommit *
 read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
@@ -1214,7 +1233,7 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 	keyscan_int8(&ks, 2, BTLessEqualStrategyNumber, to);
 	keyscan_start(&ks, snap);
 	/* (appending moves no kept row: a pinned table may grow) */
-	appending = t != NULL && t->first + t->n == next;
+	appending = t != NULL && (t->n == 0 || t->first + t->n == next);
 	while (keyscan_next(&ks))
 	{
 		DeltaRatifiedCommit *rc;
@@ -1263,7 +1282,8 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 		committed = committed && !mine;
 		if (committed)
 			*committed_through = rc->version;
-		if (appending && committed && t->first + t->n == rc->version)
+		if (appending && committed &&
+			(t->n == 0 || t->first + t->n == rc->version))
 			appending = cat_append(t, rc);
 		else
 			appending = false;
@@ -1275,42 +1295,156 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 }
 
 /*
+ * A state as the lookup makes it: the log layer's part, and what fetching
+ * an older row needs (state_fetch).
+ */
+typedef struct StoreState
+{
+	DeltaCatalogState pub;		/* first: the log layer's pointer */
+	char	   *table_path;
+	MemoryContext cxt;			/* the state's: fetched rows go there */
+	HTAB	   *fetched;		/* FetchedRow by version, or NULL */
+} StoreState;
+
+typedef struct FetchedRow
+{
+	int64		version;		/* hash key */
+	DeltaRatifiedCommit *rc;
+} FetchedRow;
+
+/*
+ * state_fetch: the state's DeltaRatifiedFetch: the committed row of a
+ * version before the state's loaded ones (first_ratified <= version <
+ * loaded_from), read by an index probe in a fresh snapshot (a committed
+ * row of the registration never changes, so any snapshot that has it has
+ * the same row) and kept with the state.  ERROR data_corrupted when it is
+ * not there any more.
+ */
+static const DeltaRatifiedCommit *
+state_fetch(DeltaCatalogState *pub, int64 version)
+{
+	StoreState *st = (StoreState *) pub;
+	const CatalogRels *cr = catalog_rels_for_reads(true);
+	FetchedRow *fr;
+	bool		found;
+	Snapshot	snap;
+	DeltaRatifiedCommit *rows;
+	int64		committed = -1;
+	int			n;
+
+	Assert(version >= pub->first_ratified && version < pub->loaded_from);
+	if (st->fetched == NULL)
+	{
+		HASHCTL		ctl;
+
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(int64);
+		ctl.entrysize = sizeof(FetchedRow);
+		ctl.hcxt = st->cxt;
+		st->fetched = hash_create("deltacc ratified rows fetched", 16, &ctl,
+								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	fr = hash_search(st->fetched, &version, HASH_FIND, NULL);
+	if (fr != NULL)
+		return fr->rc;
+	if (cr->ratified != pub->catalog_relid)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog of Delta table \"%s\" was created again while it was read",
+					   st->table_path));
+	snap = scan_snapshot(false);
+	rows = read_rows(cr, st->table_path, NULL, snap, version, version,
+					 &committed, st->cxt, &n);
+	UnregisterSnapshot(snap);
+	if (n != 1 || committed != version)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
+					   st->table_path, version));
+	fr = hash_search(st->fetched, &version, HASH_ENTER, &found);
+	fr->rc = rows;
+	return rows;
+}
+
+/*
+ * The registration's first ratified version: the version of the table's
+ * first row in ratified_commits (kept in t once known: rows are never
+ * taken out of a registration), or 'none' when there is no row.
+ */
+static int64
+first_ratified_of(const CatalogRels *cr, const char *table_path,
+				  CatTable *t, Snapshot snap, int64 none)
+{
+	KeyScan		ks;
+	int64		v = none;
+
+	if (t != NULL && t->base >= 0)
+		return t->base;
+	keyscan_open(&ks, cr->ratified, cr->ratified_key, AccessShareLock);
+	keyscan_text(&ks, 1, table_path);
+	keyscan_start(&ks, snap);
+	if (keyscan_next(&ks))
+	{
+		v = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
+		if (t != NULL)
+			t->base = v;
+	}
+	keyscan_end(&ks);
+	return v;
+}
+
+/*
  * The state of a table whose row says 'latest', 'published', registered
- * as (ratified, registered_at), in cxt: versions published + 1 ..
- * min(through, latest) from t's kept rows (t NULL or through < 0: none),
- * the rest read in snapshot snap (see read_rows).
+ * as (ratified, registered_at), in cxt: every ratified commit there is,
+ * published or not (DESIGN: a reader takes the catalog's copy of each).
+ * Loaded: t's kept rows (t may be NULL) and the rows after them, read in
+ * snapshot snap (see read_rows), or without kept rows the unpublished
+ * ones; the versions before those, from the registration's first ratified
+ * one, are fetched when asked for (state_fetch).
  */
 static DeltaCatalogState *
 state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
-		  int64 through, int64 latest, int64 published,
-		  TimestampTz registered_at, Snapshot snap, MemoryContext cxt)
+		  int64 latest, int64 published, TimestampTz registered_at,
+		  Snapshot snap, MemoryContext cxt)
 {
+	StoreState *st;
 	DeltaCatalogState *cat;
 	DeltaRatifiedRun *runs;
 	DeltaRatifiedCommit *rows;
-	int64		kept_from = published + 1;
-	int64		kept_to = -1;
+	int64		kept_from = -1;
+	int64		kept_to = -2;
 	int64		next;
 	int			nruns = 0;
 	int			nrows;
 
-	cat = MemoryContextAllocZero(cxt, sizeof(DeltaCatalogState));
+	st = MemoryContextAllocZero(cxt, sizeof(StoreState));
+	st->table_path = MemoryContextStrdup(cxt, table_path);
+	st->cxt = cxt;
+	cat = &st->pub;
 	cat->latest_version = latest;
 	cat->published_version = published;
-	cat->n_commits = (int) (latest - published);
-	cat->committed_through = published;
 	cat->catalog_relid = cr->ratified;
 	cat->registered_at = registered_at;
-	if (t != NULL && t->n > 0 && through >= 0)
+	cat->fetch = state_fetch;
+	cat->first_ratified = first_ratified_of(cr, table_path, t, snap,
+											latest + 1);
+	cat->loaded_from = Max(cat->first_ratified, published + 1);
+	if (t != NULL && t->n > 0 && t->first <= latest &&
+		t->first >= cat->first_ratified)
 	{
-		kept_from = Max(kept_from, t->first);
-		kept_to = Min(Min(through, latest), t->first + t->n - 1);
+		kept_from = t->first;
+		kept_to = Min(latest, t->first + t->n - 1);
+		cat->loaded_from = kept_from;
 	}
-	if (kept_from > published + 1)
-		kept_to = -1;			/* (the kept rows must start the state) */
 	runs = MemoryContextAlloc(cxt, sizeof(DeltaRatifiedRun) *
 							  (1 + KEPT_RUNS(kept_from, kept_to)));
-	next = published + 1;
+	/*
+	 * (the rows before the loaded ones are published, or were kept:
+	 * committed either way, as the current transaction's own rows come
+	 * after every committed one)
+	 */
+	cat->committed_through = cat->loaded_from - 1;
+	next = cat->loaded_from;
 	if (kept_to >= kept_from)
 	{
 		kept_runs(runs, &nruns, t, kept_from, kept_to, cxt);
@@ -1326,6 +1460,7 @@ state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 		runs[nruns].rows = rows;
 		nruns++;
 	}
+	cat->n_commits = (int) (latest - cat->loaded_from + 1);
 	cat->n_runs = nruns;
 	cat->runs = runs;
 	return cat;
@@ -1333,9 +1468,9 @@ state_new(const CatalogRels *cr, const char *table_path, CatTable *t,
 
 /*
  * catalog_lookup: the log layer's delta_catalog_lookup (see log_reader.h):
- * the table's row and its unpublished ratified commits, the committed
- * ones kept from earlier lookups (see above) and the rest read after them,
- * in one fresh snapshot.
+ * the table's row and its ratified commits, the committed ones kept from
+ * earlier lookups (see above) and the rest read after them, in one fresh
+ * snapshot.
  */
 static DeltaCatalogState *
 catalog_lookup(const char *table_path)
@@ -1345,7 +1480,6 @@ catalog_lookup(const char *table_path)
 	ManagedTable mt;
 	Snapshot	snap;
 	CatTable   *t;
-	int64		through;
 
 	cr = catalog_rels_for_reads(false);
 	if (cr == NULL || catalog_empty(cr->managed))
@@ -1357,18 +1491,11 @@ catalog_lookup(const char *table_path)
 		UnregisterSnapshot(snap);
 		return NULL;
 	}
-	/*
-	 * The kept rows serve the state when they are of its registration and
-	 * reach back to its first unpublished version (not so for a snapshot
-	 * older than what was trimmed); those of another registration are
-	 * dropped.
-	 */
+	/* (those of another registration are dropped) */
 	t = cat_table_for(table_path, cr->ratified, mt.registered_at);
 	if (t != NULL)
 		cat_trim(t, mt.published_version);
-	through = t != NULL && t->n > 0 && t->first <= mt.published_version + 1 ?
-		t->first + t->n - 1 : -1;
-	cat = state_new(cr, table_path, t, through, mt.latest_version,
+	cat = state_new(cr, table_path, t, mt.latest_version,
 					mt.published_version, mt.registered_at, snap,
 					CurrentMemoryContext);
 	UnregisterSnapshot(snap);
@@ -1386,18 +1513,11 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	Snapshot	snap;
 	KeyScan		ks;
 	CatTable   *t;
-	int64		through;
 
 	cat_reap();
 	t = cat_table_for(mt->table_path, cr->ratified, mt->registered_at);
 	if (t != NULL)
 		cat_trim(t, mt->published_version);
-	through = t != NULL && t->n > 0 ? t->first + t->n - 1 : -1;
-	if (t != NULL && through >= 0 && t->first > mt->published_version + 1)
-	{
-		t = NULL;				/* (pinned rows after the published version) */
-		through = -1;
-	}
 	snap = scan_snapshot(false);
 	/* the version of the txnId, if it is ratified */
 	*done = -1;
@@ -1408,7 +1528,7 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	if (keyscan_next(&ks))
 		*done = DatumGetInt64(slot_col_nn(&ks, cr->r_version));
 	keyscan_end(&ks);
-	cat = state_new(cr, mt->table_path, t, through, mt->latest_version,
+	cat = state_new(cr, mt->table_path, t, mt->latest_version,
 					mt->published_version, mt->registered_at, snap,
 					CurrentMemoryContext);
 	UnregisterSnapshot(snap);

@@ -489,15 +489,18 @@ DeltaCanonicalTablePath(const char *table_path)
 
 /*
  * The versions of a registered table (DeltaLogOpen, after the listing of
- * the published commits and checkpoints up to cat->published_version): the
- * catalog's commits follow the published ones without a gap, and the last
- * of them is the latest version.  Every published version must be readable:
- * from its _delta_log/<v>.json, or from a checkpoint at or above it (the
- * commits before a checkpoint may have been cleaned up; a checkpoint that
- * turns out unreadable is an ERROR when it is read).  The catalog's copies
- * are only those of the unpublished versions, so a published version
- * neither a file nor a checkpoint gives, or a catalog state that is not
- * contiguous, is ERRCODE_DATA_CORRUPTED naming the version.
+ * the commits before cat->first_ratified and of the checkpoints up to
+ * cat->published_version, or catalog_probe): the catalog's commits, from
+ * its first ratified version to its latest, follow the log's without a
+ * gap.  Every version before the first ratified one (published before the
+ * registration) must be readable: from its _delta_log/<v>.json, or from a
+ * checkpoint at or above it (the commits before a checkpoint may have been
+ * cleaned up; a checkpoint that turns out unreadable is an ERROR when it
+ * is read).  The versions from the first ratified one on are read from
+ * the catalog's copies whether or not they are published, so no file of
+ * theirs is needed.  A version neither a file nor a checkpoint gives, or a
+ * catalog state that is not contiguous, is ERRCODE_DATA_CORRUPTED naming
+ * the version.
  */
 static void
 catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
@@ -505,17 +508,26 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 	int			i;
 	int64		covered = -1;	/* the newest version a checkpoint holds */
 	int64		missing = -1;
-	int64		next = cat->published_version + 1;
+	int64		next = cat->loaded_from;
+	int64		need = cat->first_ratified - 1; /* the last from the log */
 
-	if (cat->n_commits != cat->latest_version - cat->published_version)
+	if (cat->n_commits != cat->latest_version - cat->loaded_from + 1 ||
+		cat->loaded_from < cat->first_ratified ||
+		(cat->loaded_from > cat->first_ratified && cat->fetch == NULL))
 		ereport(ERROR,
 				errcode(ERRCODE_DATA_CORRUPTED),
 				errmsg("catalog state of Delta table \"%s\" is inconsistent",
 					   log->table_path),
-				errdetail("The catalog holds %d unpublished commits between versions " INT64_FORMAT
+				errdetail("The catalog holds %d ratified commits between versions " INT64_FORMAT
 						  " and " INT64_FORMAT ".",
-						  cat->n_commits, cat->published_version,
+						  cat->n_commits, cat->loaded_from,
 						  cat->latest_version));
+	/* every unpublished version has its row */
+	if (cat->first_ratified > cat->published_version + 1)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("catalog of Delta table \"%s\" is missing ratified version " INT64_FORMAT,
+					   log->table_path, cat->published_version + 1));
 	/* the runs follow each other (the lookup made each run's rows so) */
 	for (i = 0; i < cat->n_runs; i++)
 	{
@@ -537,18 +549,18 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 					   log->table_path, next));
 
 	/*
-	 * The published versions the JSON commits must hold: those above the
-	 * newest checkpoint (all listed ones are at or below the published
-	 * version).  The listing has no gap (log_open checked), so its ends
-	 * say what is missing.
+	 * The versions the JSON commits must hold: those before the first
+	 * ratified one above the newest checkpoint (all listed ones are before
+	 * it, the checkpoints at or below the published version).  The listing
+	 * has no gap (log_open checked), so its ends say what is missing.
 	 */
 	for (i = 0; i < log->n_checkpoints; i++)
 		covered = Max(covered, log->checkpoints[i].version);
-	if (cat->published_version > covered)
+	if (need > covered)
 	{
 		if (log->last_version < 0 || log->first_version > covered + 1)
 			missing = covered + 1;
-		else if (log->last_version < cat->published_version)
+		else if (log->last_version < need)
 			missing = log->last_version + 1;
 	}
 	if (missing >= 0)
@@ -559,13 +571,57 @@ catalog_versions(DeltaLog *log, DeltaCatalogState *cat)
 						  " as published, and neither a commit file nor a checkpoint holds version "
 						  INT64_FORMAT ".",
 						  cat->published_version, missing));
-	if (cat->n_commits > 0)
+	if (cat->latest_version >= cat->first_ratified)
 	{
+		/* (JSON commits that end before a checkpoint do not reach it) */
+		if (log->last_version < need)
+			log->first_version = -1;
 		if (log->first_version < 0)
-			log->first_version = cat->published_version + 1;
+			log->first_version = cat->first_ratified;
 		log->last_version = cat->latest_version;
 	}
 	log->catalog = cat;
+}
+
+/*
+ * catalog_probe: the log of a registered table on the server's file
+ * system without listing _delta_log, when that is possible (DeltaLogOpen):
+ * the catalog's copies hold every version from cat->first_ratified on, so
+ * the log needs only the commits before it (published before the
+ * registration): each must be a regular file _delta_log/<v>.json, stat'ed
+ * from version first_ratified - 1 down to 0.  With all of them there (or
+ * none needed), replay starts at version 0 and no checkpoint is ever read
+ * (DeltaLogStartingState), so none is looked for; false when one is
+ * missing (metadata cleanup after a checkpoint, or damage), and the
+ * caller lists _delta_log instead.  An opening of a table published at
+ * every version thus costs the commits before its registration, not the
+ * published log: the versions ratified through the catalog cost no file
+ * system call at all.
+ */
+static bool
+catalog_probe(DeltaLog *log, const DeltaCatalogState *cat)
+{
+	int64		v;
+	struct stat st;
+
+	for (v = cat->first_ratified - 1; v >= 0; v--)
+	{
+		char	   *path = psprintf("%s/%020lld.json", log->log_dir,
+									(long long) v);
+		bool		ok = DeltaIsRegularFile(path, &st);
+
+		pfree(path);
+		if (!ok)
+			return false;
+		if ((v & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	if (cat->first_ratified > 0)
+	{
+		log->first_version = 0;
+		log->last_version = cat->first_ratified - 1;
+	}
+	return true;
 }
 
 /* What the listing of _delta_log gathers (log_open). */
@@ -603,6 +659,9 @@ list_add_name(LogListing *ls, const char *name)
 	 * is not trusted, and the catalog's copies are read instead.
 	 */
 	if (ls->cat != NULL && kind != 0 && v > ls->cat->published_version)
+		return;
+	/* (a commit the catalog ratified is read from the catalog's copy) */
+	if (ls->cat != NULL && kind == 1 && v >= ls->cat->first_ratified)
 		return;
 	if (kind == 1)
 	{
@@ -668,18 +727,28 @@ DeltaLogWithNewerCatalog(const DeltaLog *log, DeltaCatalogState *cat)
 	DeltaLog   *copy;
 	int			i;
 
+	/*
+	 * What log took from _delta_log holds for a later state of the same
+	 * registration: the commits before the first ratified version, and the
+	 * checkpoints at or below the published version, which only grows.
+	 */
 	if (old == NULL || cat == NULL ||
 		cat->catalog_relid != old->catalog_relid ||
 		cat->registered_at != old->registered_at ||
-		cat->published_version != old->published_version ||
+		cat->first_ratified != old->first_ratified ||
+		cat->published_version < old->published_version ||
 		cat->latest_version < old->latest_version)
 		return NULL;
 	copy = palloc(sizeof(DeltaLog));
 	*copy = *log;
 	copy->staged = NULL;		/* (staged bytes are read again) */
-	/* (log's versions past the published one were its catalog's) */
-	if (old->n_commits > 0)
-		copy->last_version = old->published_version;
+	/* (log's versions from the first ratified one on were its catalog's) */
+	if (old->latest_version >= old->first_ratified)
+	{
+		copy->last_version = old->first_ratified - 1;
+		if (copy->first_version >= old->first_ratified)
+			copy->first_version = -1;
+	}
 	catalog_versions(copy, cat);
 	copy->latest_version = copy->last_version;
 	for (i = 0; i < copy->n_checkpoints; i++)
@@ -743,6 +812,15 @@ log_open(const char *table_path, bool registering, bool given,
 				errcode(ERRCODE_UNDEFINED_FILE),
 				errmsg("\"%s\" is not a Delta table", table_path),
 				errdetail("It has no \"_delta_log\" directory."));
+	}
+
+	/* a registered table: its catalog says what the log holds */
+	if (cat != NULL && !remote && catalog_probe(log, cat))
+	{
+		/* (no checkpoint is read: _last_checkpoint is not looked at) */
+		catalog_versions(log, cat);
+		log->latest_version = log->last_version;
+		return log;
 	}
 
 	ls.log = log;
@@ -815,6 +893,8 @@ log_open(const char *table_path, bool registering, bool given,
 		cat = palloc0(sizeof(DeltaCatalogState));
 		cat->latest_version = log->latest_version;
 		cat->published_version = log->latest_version;
+		cat->first_ratified = log->latest_version + 1;
+		cat->loaded_from = cat->first_ratified;
 		log->catalog = cat;
 	}
 	return log;
@@ -1252,9 +1332,11 @@ DeltaLogRatified(const DeltaLog *log, int64 version)
 	int			lo = 0;
 	int			hi;
 
-	if (cat == NULL || version <= cat->published_version ||
+	if (cat == NULL || version < cat->first_ratified ||
 		version > cat->latest_version)
 		return NULL;
+	if (version < cat->loaded_from)
+		return cat->fetch(log->catalog, version);
 	/* the runs are contiguous (catalog_versions checked) */
 	hi = cat->n_runs - 1;
 	while (lo < hi)
@@ -1291,12 +1373,17 @@ DeltaSha256(const char *data, Size len, uint8 *out)
 	pg_cryptohash_free(ctx);
 }
 
+static char *read_staged_copy(const DeltaLog *log,
+							  const DeltaRatifiedCommit *rc, int64 version,
+							  Size *len, const char **name);
+
 /* A staged commit read by a DeltaLog (DeltaLogRatifiedBytes), by version. */
 typedef struct DeltaStagedRead
 {
 	int64		version;		/* hash key */
 	const char *bytes;
 	Size		len;
+	const char *name;			/* what they were read from */
 } DeltaStagedRead;
 
 /*
@@ -1322,7 +1409,6 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 		*len = rc->content_len;
 		return rc->content;
 	}
-	*label = rc->staged_path;
 	if (log->staged == NULL)
 	{
 		HASHCTL		ctl;
@@ -1342,9 +1428,8 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 		sr->bytes = NULL;
 		PG_TRY();
 		{
-			sr->bytes = DeltaReadStagedCommit(log->table_path,
-											  rc->staged_path, version,
-											  rc->sha256, &sr->len);
+			sr->bytes = read_staged_copy(log, rc, version, &sr->len,
+										 &sr->name);
 		}
 		PG_CATCH();
 		{
@@ -1355,7 +1440,34 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 		MemoryContextSwitchTo(old);
 	}
 	*len = sr->len;
+	*label = sr->name;
 	return sr->bytes;
+}
+
+/*
+ * The file rel_path (relative to table_path) read whole into
+ * CurrentMemoryContext, checked to hold the bytes ratified as 'version'
+ * (their SHA-256), else ERRCODE_DATA_CORRUPTED naming it as 'what'.
+ */
+static char *
+read_ratified_file(const char *table_path, const char *rel_path,
+				   const char *what, int64 version, const uint8 *sha256,
+				   Size *len)
+{
+	char	   *abs_path = psprintf("%s/%s", table_path, rel_path);
+	char	   *bytes;
+	uint8		hash[PG_SHA256_DIGEST_LENGTH];
+
+	bytes = DeltaReadWholeFile(abs_path, rel_path, 0, len);
+	pfree(abs_path);
+	DeltaSha256(bytes, *len, hash);
+	if (memcmp(hash, sha256, PG_SHA256_DIGEST_LENGTH) != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_DATA_CORRUPTED),
+				errmsg("%s \"%s\" does not hold the commit ratified as version " INT64_FORMAT,
+					   what, rel_path, version),
+				errdetail("Its bytes changed after the catalog ratified them."));
+	return bytes;
 }
 
 /* See log_reader.h. */
@@ -1363,20 +1475,40 @@ char *
 DeltaReadStagedCommit(const char *table_path, const char *staged_path,
 					  int64 version, const uint8 *sha256, Size *len)
 {
-	char	   *abs_path = psprintf("%s/%s", table_path, staged_path);
-	char	   *bytes;
-	uint8		hash[PG_SHA256_DIGEST_LENGTH];
+	return read_ratified_file(table_path, staged_path, "staged commit file",
+							  version, sha256, len);
+}
 
-	bytes = DeltaReadWholeFile(abs_path, staged_path, 0, len);
+/*
+ * The bytes of staged commit rc (version 'version' of log) and the name
+ * they were read from: the staged file; or, once the version is published
+ * and the staged file is gone (a client may clean staged commits up after
+ * their publication), _delta_log/<v>.json, which publish wrote from those
+ * very bytes.  Either is the catalog's copy only when its bytes hash to
+ * the ratified SHA-256 (else ERRCODE_DATA_CORRUPTED).
+ */
+static char *
+read_staged_copy(const DeltaLog *log, const DeltaRatifiedCommit *rc,
+				 int64 version, Size *len, const char **name)
+{
+	char	   *abs_path;
+	struct stat st;
+	bool		gone;
+
+	*name = rc->staged_path;
+	if (version > log->catalog->published_version)
+		return DeltaReadStagedCommit(log->table_path, rc->staged_path,
+									 version, rc->sha256, len);
+	abs_path = psprintf("%s/%s", log->table_path, rc->staged_path);
+	gone = lstat(abs_path, &st) != 0 && errno == ENOENT;
 	pfree(abs_path);
-	DeltaSha256(bytes, *len, hash);
-	if (memcmp(hash, sha256, PG_SHA256_DIGEST_LENGTH) != 0)
-		ereport(ERROR,
-				errcode(ERRCODE_DATA_CORRUPTED),
-				errmsg("staged commit file \"%s\" does not hold the commit ratified as version " INT64_FORMAT,
-					   staged_path, version),
-				errdetail("Its bytes changed after the catalog ratified them."));
-	return bytes;
+	if (!gone)
+		return DeltaReadStagedCommit(log->table_path, rc->staged_path,
+									 version, rc->sha256, len);
+	*name = DeltaCommitFileName(version);
+	return read_ratified_file(log->table_path, *name,
+							  "published Delta log file", version,
+							  rc->sha256, len);
 }
 
 /*

@@ -101,28 +101,47 @@ typedef struct DeltaRatifiedRun
 
 /*
  * What the catalog says about a registered table, from one snapshot of its
- * state: the unpublished versions published_version + 1 .. latest_version
- * (n_commits of them) in runs, in order and without a gap.
+ * state: the ratified commits of versions first_ratified .. latest_version.
+ * These are every version whose ratified row exists, published or not: a
+ * reader takes the catalog's copy of each of them and never a file of
+ * that name (DESIGN, "Catalog-managed tables").  Versions before
+ * first_ratified (the log published before the registration) are read
+ * from _delta_log; first_ratified - 1 <= published_version, and
+ * first_ratified is latest_version + 1 when the catalog ratified nothing
+ * yet.  The rows of loaded_from .. latest_version (n_commits of them) are
+ * in runs, in order and without a gap; those of first_ratified ..
+ * loaded_from - 1 (older, committed, usually published) are read one at a
+ * time when asked for (fetch, which returns the row, kept with the state,
+ * or ERRORs; DeltaLogRatified calls it), so that a state costs the
+ * versions the lookup does not keep, not the table's history.
  *
- * For caches above the log layer: the rows of versions published_version
- * + 1 .. committed_through were committed (by transactions other than the
+ * For caches above the log layer: the rows of versions first_ratified ..
+ * committed_through were committed (by transactions other than the
  * current one), and a committed row of one registration (catalog_relid,
  * registered_at: the catalog table's OID and the table's registration
  * time) is the same row in every state the lookup gives: the same bytes at
  * the same version.  Versions after committed_through are the current
  * transaction's own (a rollback may take them back).
  */
-typedef struct DeltaCatalogState
+typedef struct DeltaCatalogState DeltaCatalogState;
+
+typedef const struct DeltaRatifiedCommit *(*DeltaRatifiedFetch) (DeltaCatalogState *cat,
+																 int64 version);
+
+struct DeltaCatalogState
 {
 	int64		latest_version; /* latest ratified, -1 when none */
 	int64		published_version;	/* latest recorded as published, -1 */
+	int64		first_ratified; /* first version with a ratified row */
+	int64		loaded_from;	/* first version in runs */
 	int			n_commits;
 	int			n_runs;
 	const DeltaRatifiedRun *runs;
+	DeltaRatifiedFetch fetch;	/* versions first_ratified .. loaded_from - 1 */
 	int64		committed_through;
 	Oid			catalog_relid;
 	TimestampTz registered_at;
-} DeltaCatalogState;
+};
 
 /*
  * The lookup a higher layer installs: the state of the table whose
@@ -183,11 +202,15 @@ extern void DeltaCheckReadPrivilege(void);
  * ERRORs: no such directory (errcode_for_file_access), version gap
  * (ERRCODE_DATA_CORRUPTED naming the missing version), no log files at all
  * on a table the catalog does not know (ERRCODE_UNDEFINED_FILE "is not a
- * Delta table").  For a registered table the versions above the catalog's
- * published version are the catalog's (commit files and checkpoints above
- * the published version are left out of the listing, and _last_checkpoint
- * above it is not valid), and a published version that neither a commit
- * file nor a checkpoint at or above it holds is ERRCODE_DATA_CORRUPTED.
+ * Delta table").  For a registered table every version from the catalog's
+ * first ratified one on is the catalog's, published or not (commit files
+ * of those versions, and checkpoints above the published version, are left
+ * out of the listing, and _last_checkpoint above it is not valid); a
+ * version before the first ratified one that neither a commit file nor a
+ * checkpoint at or above it holds is ERRCODE_DATA_CORRUPTED.  On the
+ * server's file system such a table is opened without listing _delta_log
+ * when the commits before the first ratified version are all there (each
+ * stat'ed; then no checkpoint is needed: replay starts at version 0).
  */
 extern DeltaLog *DeltaLogOpen(const char *table_path);
 
@@ -201,12 +224,13 @@ extern DeltaLog *DeltaLogOpenWithCatalog(const char *table_path,
 
 /*
  * The view of log (opened with a catalog state) with the later catalog
- * state cat of the same registration (catalog_relid, registered_at) and
- * the same published version: log's listing of _delta_log, cat's ratified
- * commits, the same open_id (one view of the table: what was checked
- * against log holds for it).  palloc'd in CurrentMemoryContext; log is
- * unchanged.  NULL when cat is of another registration or published
- * version, or older than log's (open the table again).  ERRORs as
+ * state cat of the same registration (catalog_relid, registered_at, the
+ * same first ratified version), published as far or further: log's
+ * commits before the first ratified version and checkpoints, cat's
+ * ratified commits, the same open_id (one view of the table: what was
+ * checked against log holds for it).  palloc'd in CurrentMemoryContext;
+ * log is unchanged.  NULL when cat is of another registration, published
+ * less far, or older than log's (open the table again).  ERRORs as
  * DeltaLogOpen's for a catalog state that is not contiguous.
  */
 extern DeltaLog *DeltaLogWithNewerCatalog(const DeltaLog *log,
@@ -238,8 +262,9 @@ extern char *DeltaCanonicalTablePath(const char *table_path);
 
 /*
  * The catalog's ratified commit of 'version' when the table is read
- * through the catalog and the version is one of its unpublished ones, else
- * NULL (the version is read from _delta_log/<v>.json).
+ * through the catalog and the version has a ratified row (published or
+ * not: the catalog's copy wins over the file), else NULL (the version is
+ * read from _delta_log/<v>.json).
  */
 extern const DeltaRatifiedCommit *DeltaLogRatified(const DeltaLog *log,
 												   int64 version);
@@ -248,9 +273,11 @@ extern const DeltaRatifiedCommit *DeltaLogRatified(const DeltaLog *log,
  * The bytes of ratified commit 'version' (DeltaLogRatified must give it):
  * inline content as stored, a staged file read whole on first use (kept
  * with the DeltaLog, in its memory context) and checked against the
- * ratified SHA-256 (ERRCODE_DATA_CORRUPTED when it differs).  *label names
- * it in messages: the staged file's path, or the inline commit's label;
- * *is_file says which.
+ * ratified SHA-256 (ERRCODE_DATA_CORRUPTED when it differs); a published
+ * version whose staged file is gone is read from _delta_log/<v>.json,
+ * checked the same way.  *label names it in messages: the file's path
+ * (relative to the table root), or the inline commit's label; *is_file
+ * says which.
  */
 extern const char *DeltaLogRatifiedBytes(DeltaLog *log, int64 version,
 										 Size *len, const char **label,

@@ -55,8 +55,12 @@ typedef struct SnapSource
  * src[rat_from .. rat_to] of committed rows of the history's registration
  * is the same as long as the log reads those versions from the catalog
  * and they are committed rows of the same registration there too.  Rows
- * of the current transaction are compared by hash each time.  A version
- * published since (now read from _delta_log/<v>.json) is accepted when the
+ * of the current transaction are compared by hash each time.  Publishing
+ * a version changes nothing here: the log keeps reading it from the
+ * catalog's copy while its ratified row exists (log_reader.h,
+ * DeltaCatalogState), so the published file is never stat'ed.  A version
+ * recorded from the catalog and now read from _delta_log/<v>.json (the
+ * table registered again, its rows taken out) is accepted when the
  * file's bytes hash to the ratified commit's SHA-256: the same bytes, the
  * same snapshot; from then on it is a file of that identity (once it is
  * more than a second old: see commit_cache_too_recent; until then it is
