@@ -42,6 +42,7 @@
 
 #include "common/json_util.h"
 #include "log/actions.h"
+#include "snapshot/addline.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
 
@@ -783,7 +784,74 @@ typedef struct LoadLineState
 	int64		version;
 	bool		saw_commit_info;
 	int64		total;
+	MemoryContext line_cxt;		/* load_try_line's, reset after each line */
 } LoadLineState;
+
+static void load_file_row(LoadLineState *st, const DeltaFileAction *fa,
+						  const char *tags, Size tags_len);
+
+/*
+ * DeltaLogScanCommitTry's try_line of load_log: an add line the add-line
+ * decoder takes (addline.h: exactly what DeltaDecodeAction decodes, its
+ * statistics matched where the line holds them when the current layout
+ * takes them) goes into delta_files without a parse tree; its tags, which
+ * that decoder does not keep, are made from their own bytes, as
+ * load_line_cb makes them from the line's tree (the same parse of the same
+ * text; absent or null: no tags).  False for any other line, which is then
+ * parsed and given to load_line_cb.
+ */
+static bool
+load_try_line(void *arg, const char *line, Size len, int64 offset,
+			  int64 line_no)
+{
+	LoadLineState *st = (LoadLineState *) arg;
+	MemoryContext old = MemoryContextSwitchTo(st->line_cxt);
+	DeltaCommitBuilder b;
+	DeltaFileAction fa;
+	const char *tags;
+	Size		tags_len;
+	bool		known;
+	bool		ok;
+
+	DeltaCommitBuilderInit(&b, st->version);
+	b.mode = DELTA_DECODE_ROW;
+	ok = addline_decode_row_tags(&b, line, len, &fa, &known, &tags,
+								 &tags_len) &&
+		(known || addline_tags_span(line, len, &tags, &tags_len));
+	if (ok)
+		load_file_row(st, &fa, tags, tags_len);
+	else
+		dc_json_stats_escaped_forget();
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->line_cxt);
+	return ok;
+}
+
+/*
+ * load_file_row: the delta_files row of fa, its tags the JSON text
+ * tags[0 .. tags_len) (NULL or null: none).
+ */
+static void
+load_file_row(LoadLineState *st, const DeltaFileAction *fa, const char *tags,
+			  Size tags_len)
+{
+	Datum		values[DF_NCOLS];
+	bool		nulls[DF_NCOLS];
+
+	DeltaFileRowValues(fa, values, nulls);
+	nulls[DF_TAGS] = true;
+	if (tags != NULL && !(tags_len == 4 && memcmp(tags, "null", 4) == 0))
+	{
+		Jsonb	   *j = dc_json_text_to_jsonb(tags, tags_len);
+
+		values[DF_TAGS] = PointerGetDatum(j);
+		nulls[DF_TAGS] = (j == NULL);
+	}
+	values[DF_TABLE_PATH] = st->key;
+	nulls[DF_TABLE_PATH] = false;
+	sink_put(&st->sinks[TR_FILES], values, nulls);
+	st->total++;
+}
 
 /*
  * DeltaLogScanActionFile callback of load_log: decode the line (stats left
@@ -844,6 +912,7 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	int			i;
 	Datum		keyd;
 	MemoryContext commit_cxt;
+	MemoryContext line_cxt;
 	MemoryContext old;
 
 	if (to_version < 0)
@@ -891,6 +960,9 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	commit_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									   "deltacc load_log commit context",
 									   ALLOCSET_DEFAULT_SIZES);
+	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "deltacc load_log line context",
+									 ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(commit_cxt);
 	start = DeltaLogStartingState(log, from_version, to_version, &first_json);
 	if (start != NULL)
@@ -909,7 +981,8 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 		st.version = v;
 		st.saw_commit_info = false;
 		st.total = 0;
-		DeltaLogScanCommit(log, v, load_line_cb, &st);
+		st.line_cxt = line_cxt;
+		DeltaLogScanCommitTry(log, v, load_try_line, load_line_cb, &st);
 		if (!st.saw_commit_info)
 			load_commit_row(sinks, keyd, v, NULL);
 		total += st.total;
@@ -917,6 +990,7 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 		MemoryContextReset(commit_cxt);
 	}
 	MemoryContextDelete(commit_cxt);
+	MemoryContextDelete(line_cxt);
 
 	for (i = 0; i < TR_COUNT; i++)
 		sink_close(&sinks[i]);
