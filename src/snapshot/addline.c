@@ -1037,13 +1037,70 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 }
 
 /*
+ * The stats value of a line as fast_stats took it at one place: the shapes
+ * line_shape_match tries in turn put the stats value of a line at the
+ * same place whenever their parts before it match alike, and fast_stats
+ * (deterministic for a place and the state it leaves) is then not run
+ * again for the next shape.
+ */
+typedef struct StatsTry
+{
+	const char *at;				/* where it ran (NULL: not yet) */
+	bool		ok;
+	const char *after;
+	const char *stats;			/* ff's stats fields it set */
+	int			stats_len;
+	const char *stats_esc;
+	bool		stats_null;
+	const char *stats_end;
+	bool		deferred;		/* r's */
+	char	   *stats_at;
+} StatsTry;
+
+/* fast_stats at *pp, or its outcome there again (see StatsTry) */
+static bool
+fast_stats_once(AddLineDecoder *r, const char **pp, const char *end,
+				FastFields *ff, StatsTry *t)
+{
+	if (t->at == *pp)
+	{
+		if (!t->ok)
+			return false;
+		ff->stats_start = t->at;
+		ff->stats = t->stats;
+		ff->stats_len = t->stats_len;
+		ff->stats_esc = t->stats_esc;
+		ff->stats_null = t->stats_null;
+		ff->stats_end = t->stats_end;
+		r->deferred = t->deferred;
+		r->stats_at = t->stats_at;
+		*pp = t->after;
+		return true;
+	}
+	t->at = *pp;
+	t->ok = fast_stats(r, pp, end, ff);
+	if (t->ok)
+	{
+		t->after = *pp;
+		t->stats = ff->stats;
+		t->stats_len = ff->stats_len;
+		t->stats_esc = ff->stats_esc;
+		t->stats_null = ff->stats_null;
+		t->stats_end = ff->stats_end;
+		t->deferred = r->deferred;
+		t->stats_at = r->stats_at;
+	}
+	return t->ok;
+}
+
+/*
  * line_shape_match_one: line_shape_match against the shapes ls; *wrote
  * is set when a declined try may have set fields of fa / ff or r.
  */
 static bool
 line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
 					 const char *line, Size len, DeltaFileAction *fa,
-					 FastFields *ff, bool *wrote)
+					 FastFields *ff, bool *wrote, StatsTry *st)
 {
 	const char *end = line + len;
 	const char *p;
@@ -1069,7 +1126,7 @@ line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
 	}
 	if (r != NULL)
 	{
-		if (!fast_stats(r, &p, end, ff))
+		if (!fast_stats_once(r, &p, end, ff, st))
 			return false;
 	}
 	else if (p < end && *p == '"')
@@ -1126,14 +1183,16 @@ static bool
 line_shape_match(AddLineDecoder *r, const char *line, Size len,
 				 DeltaFileAction *fa, FastFields *ff)
 {
+	StatsTry	st;
 	int			i;
 
+	memset(&st, 0, sizeof(st));
 	for (i = 0; i < n_line_shapes; i++)
 	{
 		LineShapes *ls = line_shapes[i];
 		bool		wrote = false;
 
-		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote))
+		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote, &st))
 		{
 			if (i > 0)
 			{

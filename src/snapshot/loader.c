@@ -42,6 +42,7 @@
 
 #include "common/json_util.h"
 #include "log/actions.h"
+#include "log/fastline.h"
 #include "snapshot/addline.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
@@ -828,6 +829,80 @@ load_try_line(void *arg, const char *line, Size len, int64 offset,
 }
 
 /*
+ * tags_jsonb: the jsonb of the tags value tags[0 .. len) (valid JSON, an
+ * add line's) as the line's parse tree gives it (dc_dj_to_jsonb_lenient of
+ * its tree; NULL when jsonb cannot hold it).  An object of at most
+ * TAGS_FLAT_MAX members whose keys and values are strings without escapes
+ * (or null values), as writers write tags, is made into that tree here, its
+ * strings the same bytes the parser would decode them to; anything else is
+ * parsed (dc_json_text_to_jsonb).
+ */
+#define TAGS_FLAT_MAX 16
+
+static Jsonb *
+tags_jsonb(const char *tags, Size len)
+{
+	const char *p = tags;
+	const char *end = tags + len;
+	DjMember	m[TAGS_FLAT_MAX];
+	DjValue		obj;
+	char	   *buf;
+	char	   *o;
+	uint32		n = 0;
+	bool		empty;
+	bool		closed = false;
+
+	if (!fl_obj_open(&p, end, &empty))
+		return dc_json_text_to_jsonb(tags, len);
+	/* room for every string's bytes and a NUL each */
+	o = buf = palloc(len + 1);
+	while (!empty && !closed)
+	{
+		const char *s;
+		int			sl;
+
+		if (n == TAGS_FLAT_MAX)
+			return dc_json_text_to_jsonb(tags, len);
+		p = fl_skip_ws(p, end);
+		if (p >= end || *p != '"' || !fl_plain_string(&p, end, &s, &sl) ||
+			!fl_colon(&p, end))
+			return dc_json_text_to_jsonb(tags, len);
+		memcpy(o, s, sl);
+		o[sl] = '\0';
+		m[n].key = o;
+		m[n].keylen = (uint32) sl;
+		o += sl + 1;
+		if (*p == '"' && fl_plain_string(&p, end, &s, &sl))
+		{
+			memcpy(o, s, sl);
+			o[sl] = '\0';
+			m[n].value.type = DJ_STRING;
+			m[n].value.len = (uint32) sl;
+			m[n].value.u.str = o;
+			o += sl + 1;
+		}
+		else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+		{
+			p += 4;
+			m[n].value.type = DJ_NULL;
+			m[n].value.len = 0;
+			m[n].value.u.str = NULL;
+		}
+		else
+			return dc_json_text_to_jsonb(tags, len);
+		n++;
+		if (!fl_obj_sep(&p, end, &closed))
+			return dc_json_text_to_jsonb(tags, len);
+	}
+	if (fl_skip_ws(p, end) != end)
+		return dc_json_text_to_jsonb(tags, len);
+	obj.type = DJ_OBJECT;
+	obj.len = n;
+	obj.u.members = m;
+	return dc_dj_to_jsonb_lenient(&obj);
+}
+
+/*
  * load_file_row: the delta_files row of fa, its tags the JSON text
  * tags[0 .. tags_len) (NULL or null: none).
  */
@@ -842,7 +917,7 @@ load_file_row(LoadLineState *st, const DeltaFileAction *fa, const char *tags,
 	nulls[DF_TAGS] = true;
 	if (tags != NULL && !(tags_len == 4 && memcmp(tags, "null", 4) == 0))
 	{
-		Jsonb	   *j = dc_json_text_to_jsonb(tags, tags_len);
+		Jsonb	   *j = tags_jsonb(tags, tags_len);
 
 		values[DF_TAGS] = PointerGetDatum(j);
 		nulls[DF_TAGS] = (j == NULL);
