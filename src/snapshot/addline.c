@@ -1057,11 +1057,14 @@ typedef struct StatsTry
 	char	   *stats_at;
 } StatsTry;
 
-/* fast_stats at *pp, or its outcome there again (see StatsTry) */
+/* fast_stats at *pp, or its outcome there again (see StatsTry; t NULL:
+ * nothing kept) */
 static bool
 fast_stats_once(AddLineDecoder *r, const char **pp, const char *end,
 				FastFields *ff, StatsTry *t)
 {
+	if (t == NULL)
+		return fast_stats(r, pp, end, ff);
 	if (t->at == *pp)
 	{
 		if (!t->ok)
@@ -1146,24 +1149,8 @@ line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
 		return false;
 	if (r != NULL)
 	{
-		/* the tags: the same literal bytes, after the slots before them */
-		const char *base = ls->tags_part == 1 ? line : p;
-		const JsSlot *sl = ls->tags_part == 1 ? ls->pre_slots : ls->post_slots;
-
-		r->tags_known = ls->tags_part >= 0;
-		r->tags = NULL;
-		r->tags_len = 0;
-		if (ls->tags_part > 0 && ls->tags_slot >= 0)
-		{
-			r->tags = base + sl[ls->tags_slot].off;
-			r->tags_len = sl[ls->tags_slot].len;
-		}
-		else if (ls->tags_part > 0)
-		{
-			r->tags = base + js_literal_start(sl, ls->tags_p0) + ls->tags_d0;
-			r->tags_len = (Size) ((base + js_literal_start(sl, ls->tags_p1) +
-								   ls->tags_d1) - r->tags);
-		}
+		r->shaped = ls;
+		r->shaped_post = p;
 	}
 	return true;
 }
@@ -1186,13 +1173,16 @@ line_shape_match(AddLineDecoder *r, const char *line, Size len,
 	StatsTry	st;
 	int			i;
 
-	memset(&st, 0, sizeof(st));
+	/* (one shape: no second try) */
+	if (n_line_shapes > 1)
+		memset(&st, 0, sizeof(st));
 	for (i = 0; i < n_line_shapes; i++)
 	{
 		LineShapes *ls = line_shapes[i];
 		bool		wrote = false;
 
-		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote, &st))
+		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote,
+								 n_line_shapes > 1 ? &st : NULL))
 		{
 			if (i > 0)
 			{
@@ -1249,6 +1239,7 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 	}
 	dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
 	dc_fastpath_note(DC_FP_ADDLINE_SCAN, true);
+	r->shaped = NULL;
 	r->tags_known = true;
 	r->tags = ff.tags;
 	r->tags_len = ff.tags_len;
@@ -1463,6 +1454,34 @@ addline_decode_row_prescan(DeltaCommitBuilder *b, const char *line, Size len,
 
 
 /*
+ * shaped_tags: where the line that ls just matched (its post part from
+ * post on) holds its tags: the same literal bytes as the model's, after
+ * the slots before them, or the token of their slot.
+ */
+static void
+shaped_tags(const LineShapes *ls, const char *line, const char *post,
+			bool *known, const char **tags, Size *tags_len)
+{
+	const char *base = ls->tags_part == 1 ? line : post;
+	const JsSlot *sl = ls->tags_part == 1 ? ls->pre_slots : ls->post_slots;
+
+	*known = ls->tags_part >= 0;
+	*tags = NULL;
+	*tags_len = 0;
+	if (ls->tags_part > 0 && ls->tags_slot >= 0)
+	{
+		*tags = base + sl[ls->tags_slot].off;
+		*tags_len = sl[ls->tags_slot].len;
+	}
+	else if (ls->tags_part > 0)
+	{
+		*tags = base + js_literal_start(sl, ls->tags_p0) + ls->tags_d0;
+		*tags_len = (Size) ((base + js_literal_start(sl, ls->tags_p1) +
+							 ls->tags_d1) - *tags);
+	}
+}
+
+/*
  * addline_decode_row_tags: see addline.h.
  */
 bool
@@ -1473,9 +1492,15 @@ addline_decode_row_tags(DeltaCommitBuilder *b, const char *line, Size len,
 	AddLineDecoder r;
 	bool		ok = decode_row(b, line, len, fa, true, NULL, 0, &r);
 
-	*tags_known = ok && r.tags_known;
-	*tags = r.tags;
-	*tags_len = r.tags_len;
+	if (ok && r.shaped != NULL)
+		shaped_tags(r.shaped, line, r.shaped_post, tags_known, tags,
+					tags_len);
+	else
+	{
+		*tags_known = ok && r.tags_known;
+		*tags = r.tags;
+		*tags_len = r.tags_len;
+	}
 	return ok;
 }
 

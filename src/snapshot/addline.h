@@ -44,8 +44,13 @@ typedef struct AddLineDecoder
 	char	   *ubuf;			/* decoded stats of very long lines */
 	Size		ucap;
 	char	   *stats_at;		/* where the stats text was put */
-	/* out: the add's "tags" value, tags[0 .. tags_len) of the line (NULL:
-	 * the line has none), when tags_known */
+	/*
+	 * out: the line shapes that took the line (their post part from
+	 * shaped_post on), or NULL and the add's "tags" value, tags[0 ..
+	 * tags_len) of the line (NULL: the line has none), when tags_known
+	 */
+	const struct LineShapes *shaped;
+	const char *shaped_post;
 	bool		tags_known;
 	const char *tags;
 	Size		tags_len;
