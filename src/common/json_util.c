@@ -2622,6 +2622,15 @@ keyed_byte(KeyedScan *ks, char c)
 	return true;
 }
 
+/* is the model's key i of node the len bytes at key? (first byte first) */
+static inline bool
+keyed_key_is(const KeyedNode *node, uint32 i, const char *key, uint32 len)
+{
+	return node->keylens[i] == len &&
+		(len == 0 || (node->keys[i][0] == key[0] &&
+					  memcmp(node->keys[i] + 1, key + 1, len - 1) == 0));
+}
+
 /*
  * keyed_container: the object or array at ks->p (its opening byte
  * consumed) against node: every member once, none the model lacks.
@@ -2656,14 +2665,12 @@ keyed_container(KeyedScan *ks, const KeyedNode *node)
 			if (!keyed_key(ks, &key, &len) || !keyed_byte(ks, ':'))
 				return false;
 			/* the model's member of that key: first where the text has it */
-			if (count < node->n && node->keylens[count] == len &&
-				memcmp(node->keys[count], key, len) == 0)
+			if (count < node->n && keyed_key_is(node, count, key, len))
 				k = count;
 			else
 			{
 				for (i = 0; i < node->n; i++)
-					if (node->keylens[i] == len &&
-						memcmp(node->keys[i], key, len) == 0)
+					if (keyed_key_is(node, i, key, len))
 						break;
 				if (i == node->n)
 					return false;

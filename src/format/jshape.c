@@ -416,6 +416,26 @@ js_slot_at(const JsShape *shape, size_t off)
 	return -1;
 }
 
+/* See jshape.h. */
+bool
+js_literal_at(const JsShape *shape, size_t off, int *piece, size_t *delta)
+{
+	int			i;
+
+	for (i = 0; i <= shape->nslots; i++)
+	{
+		const JsPiece *pc = &shape->pieces[i];
+
+		if (off >= pc->lit_off && off < pc->lit_off + pc->lit_len)
+		{
+			*piece = i;
+			*delta = off - pc->lit_off;
+			return true;
+		}
+	}
+	return false;
+}
+
 #if defined(__SSE2__) && defined(__GNUC__)
 /*
  * js_number_fast: the end of the number token at p when it is an optional

@@ -104,6 +104,24 @@ extern bool js_build(JsShape *shape, const char *p, size_t len,
 extern int	js_slot_at(const JsShape *shape, size_t off);
 
 /*
+ * js_literal_at: for an offset off of the model that lies in one of its
+ * literals (a structural byte or a key's, never a slot's token), which
+ * literal (*piece) and how far into it (*delta); false when off is in no
+ * literal.  js_literal_start then says where that literal begins in a
+ * text js_match matched into slots: literal 0 at the text's start, every
+ * other right after the token of the slot before it (a string slot's
+ * closing quote is the next literal's first byte).
+ */
+extern bool js_literal_at(const JsShape *shape, size_t off, int *piece,
+						  size_t *delta);
+
+static inline size_t
+js_literal_start(const JsSlot *slots, int piece)
+{
+	return piece == 0 ? 0 : slots[piece - 1].off + slots[piece - 1].len;
+}
+
+/*
  * Match the text at [p, end) against the shape.  True when the text starts
  * with an instance of the shape; then slots[0 .. nslots) say where each
  * slot's token is (offsets from p), *consumed how many bytes the instance

@@ -209,6 +209,8 @@ typedef struct FastFields
 	const char *at_base;
 	const char *at_drcv;
 	const char *at_pv[16];		/* each partition value's first byte */
+	const char *tags;			/* the tags value (NULL: none) */
+	Size		tags_len;
 } FastFields;
 
 /*
@@ -546,8 +548,10 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
 		else if (FL_KEY("tags"))
 		{
 			FL_ONCE(512);
+			ff->tags = p;
 			if (!fl_skip_flat_strings(&p, end) && !fl_skip_value(&p, end, 2))
 				return false;
+			ff->tags_len = (Size) (p - ff->tags);
 		}
 		else
 		{
@@ -623,6 +627,20 @@ typedef struct LineShapes
 	char	  **pvk;			/* the model's partition keys */
 	int		   *pvkl;
 	bool		has_dv;			/* its lines have a deletion vector */
+	/*
+	 * Where its lines' tags value is: tags_part 0: they have none; 1 / 2:
+	 * in pre / post, from byte tags_d0 of literal tags_p0 to the byte
+	 * before byte tags_d1 of literal tags_p1 (an object's braces are
+	 * literal bytes), or (tags_slot >= 0) the token of that slot of the
+	 * part (the model's tags a word or a number); -1: not known (the
+	 * model's tags a string).
+	 */
+	int			tags_part;
+	int			tags_slot;
+	int			tags_p0;
+	size_t		tags_d0;
+	int			tags_p1;
+	size_t		tags_d1;
 } LineShapes;
 
 #define LINE_SHAPE_EAGER_MISSES 4
@@ -769,6 +787,49 @@ line_shape_want(void)
 }
 
 /*
+ * line_shape_tags: where ls's lines hold their tags, from the model line
+ * (its generic parse ff; ls's two parts already made from it).
+ */
+static void
+line_shape_tags(LineShapes *ls, const char *line, const FastFields *ff)
+{
+	const JsShape *part;
+	size_t		off;
+
+	ls->tags_part = -1;
+	if (ff->tags == NULL)
+	{
+		ls->tags_part = 0;
+		return;
+	}
+	if (ff->tags < ff->stats_start)
+	{
+		part = &ls->pre;
+		off = ff->tags - line;
+	}
+	else
+	{
+		part = &ls->post;
+		off = ff->tags - ff->stats_end;
+	}
+	ls->tags_slot = -1;
+	if (*ff->tags != '{' && *ff->tags != '[')
+	{
+		/* a scalar: a slot's token, unless a string (quotes around it) */
+		if (*ff->tags != '"' && (ls->tags_slot = js_slot_at(part, off)) >= 0)
+			ls->tags_part = part == &ls->pre ? 1 : 2;
+		return;
+	}
+	if (js_literal_at(part, off, &ls->tags_p0, &ls->tags_d0) &&
+		js_literal_at(part, off + ff->tags_len - 1, &ls->tags_p1,
+					  &ls->tags_d1))
+	{
+		ls->tags_d1++;
+		ls->tags_part = part == &ls->pre ? 1 : 2;
+	}
+}
+
+/*
  * line_shape_learn: make the line shapes from a line fast_add_generic
  * just decoded into ff (the current ones stay when it cannot be shaped).
  */
@@ -806,6 +867,7 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
 			fresh->pvkl[k] = ff->pvkl[k];
 		}
 		ok = line_roles_complete(fresh, ff);
+		line_shape_tags(fresh, line, ff);
 	}
 	MemoryContextSwitchTo(old);
 	if (!ok)
@@ -975,13 +1037,73 @@ line_slots_take(const LineShapes *ls, const JsSlot *slots, int nroles,
 }
 
 /*
+ * The stats value of a line as fast_stats took it at one place: the shapes
+ * line_shape_match tries in turn put the stats value of a line at the
+ * same place whenever their parts before it match alike, and fast_stats
+ * (deterministic for a place and the state it leaves) is then not run
+ * again for the next shape.
+ */
+typedef struct StatsTry
+{
+	const char *at;				/* where it ran (NULL: not yet) */
+	bool		ok;
+	const char *after;
+	const char *stats;			/* ff's stats fields it set */
+	int			stats_len;
+	const char *stats_esc;
+	bool		stats_null;
+	const char *stats_end;
+	bool		deferred;		/* r's */
+	char	   *stats_at;
+} StatsTry;
+
+/* fast_stats at *pp, or its outcome there again (see StatsTry; t NULL:
+ * nothing kept) */
+static bool
+fast_stats_once(AddLineDecoder *r, const char **pp, const char *end,
+				FastFields *ff, StatsTry *t)
+{
+	if (t == NULL)
+		return fast_stats(r, pp, end, ff);
+	if (t->at == *pp)
+	{
+		if (!t->ok)
+			return false;
+		ff->stats_start = t->at;
+		ff->stats = t->stats;
+		ff->stats_len = t->stats_len;
+		ff->stats_esc = t->stats_esc;
+		ff->stats_null = t->stats_null;
+		ff->stats_end = t->stats_end;
+		r->deferred = t->deferred;
+		r->stats_at = t->stats_at;
+		*pp = t->after;
+		return true;
+	}
+	t->at = *pp;
+	t->ok = fast_stats(r, pp, end, ff);
+	if (t->ok)
+	{
+		t->after = *pp;
+		t->stats = ff->stats;
+		t->stats_len = ff->stats_len;
+		t->stats_esc = ff->stats_esc;
+		t->stats_null = ff->stats_null;
+		t->stats_end = ff->stats_end;
+		t->deferred = r->deferred;
+		t->stats_at = r->stats_at;
+	}
+	return t->ok;
+}
+
+/*
  * line_shape_match_one: line_shape_match against the shapes ls; *wrote
  * is set when a declined try may have set fields of fa / ff or r.
  */
 static bool
 line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
 					 const char *line, Size len, DeltaFileAction *fa,
-					 FastFields *ff, bool *wrote)
+					 FastFields *ff, bool *wrote, StatsTry *st)
 {
 	const char *end = line + len;
 	const char *p;
@@ -1007,7 +1129,7 @@ line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
 	}
 	if (r != NULL)
 	{
-		if (!fast_stats(r, &p, end, ff))
+		if (!fast_stats_once(r, &p, end, ff, st))
 			return false;
 	}
 	else if (p < end && *p == '"')
@@ -1025,6 +1147,11 @@ line_shape_match_one(const LineShapes *ls, AddLineDecoder *r,
 		 !line_slots_take(ls, ls->post_slots, ls->npost_roles, ls->post_at,
 						  ls->post_role, p, fa, ff)))
 		return false;
+	if (r != NULL)
+	{
+		r->shaped = ls;
+		r->shaped_post = p;
+	}
 	return true;
 }
 
@@ -1043,14 +1170,19 @@ static bool
 line_shape_match(AddLineDecoder *r, const char *line, Size len,
 				 DeltaFileAction *fa, FastFields *ff)
 {
+	StatsTry	st;
 	int			i;
 
+	/* (one shape: no second try) */
+	if (n_line_shapes > 1)
+		memset(&st, 0, sizeof(st));
 	for (i = 0; i < n_line_shapes; i++)
 	{
 		LineShapes *ls = line_shapes[i];
 		bool		wrote = false;
 
-		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote))
+		if (line_shape_match_one(ls, r, line, len, fa, ff, &wrote,
+								 n_line_shapes > 1 ? &st : NULL))
 		{
 			if (i > 0)
 			{
@@ -1107,6 +1239,10 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 	}
 	dc_fastpath_note(DC_FP_ADDLINE_SHAPE, false);
 	dc_fastpath_note(DC_FP_ADDLINE_SCAN, true);
+	r->shaped = NULL;
+	r->tags_known = true;
+	r->tags = ff.tags;
+	r->tags_len = ff.tags_len;
 	if (line_shape_want())
 		line_shape_learn(line, len, &ff);
 	fast_build(r, &ff, fa);
@@ -1269,22 +1405,23 @@ addline_assert_matches_tree(const char *line, Size len, const DeltaFileAction *f
 static bool
 decode_row(DeltaCommitBuilder *b, const char *line, Size len,
 		   DeltaFileAction *fa, bool esc_stats, DeltaStatsPrescan *ps,
-		   int ps_index)
+		   int ps_index, AddLineDecoder *out)
 {
-	AddLineDecoder r;
+	AddLineDecoder local;
+	AddLineDecoder *rp = out ? out : &local;
 	bool		ok;
 
 	Assert(b->mode == DELTA_DECODE_ROW);
 	fl_init();
-	memset(&r, 0, sizeof(r));
-	r.b = *b;
-	r.esc_stats = esc_stats;
-	r.ps = ps;
-	r.ps_index = ps_index;
-	ok = addline_decode(&r, line, len, fa);
-	*b = r.b;
-	if (r.ubuf)
-		pfree(r.ubuf);
+	memset(rp, 0, sizeof(*rp));
+	rp->b = *b;
+	rp->esc_stats = esc_stats;
+	rp->ps = ps;
+	rp->ps_index = ps_index;
+	ok = addline_decode(rp, line, len, fa);
+	*b = rp->b;
+	if (rp->ubuf)
+		pfree(rp->ubuf);
 	if (!ok && ps != NULL)
 		delta_stats_prescan_forget(ps, ps_index);
 #ifdef USE_ASSERT_CHECKING
@@ -1301,7 +1438,7 @@ bool
 addline_decode_row(DeltaCommitBuilder *b, const char *line, Size len,
 				   DeltaFileAction *fa, bool esc_stats)
 {
-	return decode_row(b, line, len, fa, esc_stats, NULL, 0);
+	return decode_row(b, line, len, fa, esc_stats, NULL, 0, NULL);
 }
 
 /*
@@ -1312,6 +1449,108 @@ addline_decode_row_prescan(DeltaCommitBuilder *b, const char *line, Size len,
 						   DeltaFileAction *fa, DeltaStatsPrescan *ps,
 						   int ps_index)
 {
-	return decode_row(b, line, len, fa, false, ps, ps_index);
+	return decode_row(b, line, len, fa, false, ps, ps_index, NULL);
 }
 
+
+/*
+ * shaped_tags: where the line that ls just matched (its post part from
+ * post on) holds its tags: the same literal bytes as the model's, after
+ * the slots before them, or the token of their slot.
+ */
+static void
+shaped_tags(const LineShapes *ls, const char *line, const char *post,
+			bool *known, const char **tags, Size *tags_len)
+{
+	const char *base = ls->tags_part == 1 ? line : post;
+	const JsSlot *sl = ls->tags_part == 1 ? ls->pre_slots : ls->post_slots;
+
+	*known = ls->tags_part >= 0;
+	*tags = NULL;
+	*tags_len = 0;
+	if (ls->tags_part > 0 && ls->tags_slot >= 0)
+	{
+		*tags = base + sl[ls->tags_slot].off;
+		*tags_len = sl[ls->tags_slot].len;
+	}
+	else if (ls->tags_part > 0)
+	{
+		*tags = base + js_literal_start(sl, ls->tags_p0) + ls->tags_d0;
+		*tags_len = (Size) ((base + js_literal_start(sl, ls->tags_p1) +
+							 ls->tags_d1) - *tags);
+	}
+}
+
+/*
+ * addline_decode_row_tags: see addline.h.
+ */
+bool
+addline_decode_row_tags(DeltaCommitBuilder *b, const char *line, Size len,
+						DeltaFileAction *fa, bool *tags_known,
+						const char **tags, Size *tags_len)
+{
+	AddLineDecoder r;
+	bool		ok = decode_row(b, line, len, fa, true, NULL, 0, &r);
+
+	if (ok && r.shaped != NULL)
+		shaped_tags(r.shaped, line, r.shaped_post, tags_known, tags,
+					tags_len);
+	else
+	{
+		*tags_known = ok && r.tags_known;
+		*tags = r.tags;
+		*tags_len = r.tags_len;
+	}
+	return ok;
+}
+
+/*
+ * addline_tags_span: see addline.h.  The line is one add action whose keys
+ * are plain strings, "tags" at most once among them (addline_decode_row
+ * took it: fast_add_generic reads every key with fl_member_key and tags
+ * once; a shaped line has its model's keys); its members are walked
+ * again here, each value skipped, and any doubt declines.
+ */
+bool
+addline_tags_span(const char *line, Size len, const char **tags,
+				  Size *tags_len)
+{
+	const char *p = line;
+	const char *end = line + len;
+	const char *key;
+	int			kl;
+	bool		closed;
+
+	*tags = NULL;
+	*tags_len = 0;
+	fl_init();
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p++;
+	if (!fl_member_key(&p, end, &key, &kl) || !FL_KEY("add") || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	for (;;)
+	{
+		const char *v;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			return false;
+		v = p;
+		if (*p == '"' ? !fl_skip_string(&p, end) : !fl_skip_value(&p, end, 2))
+			return false;
+		if (FL_KEY("tags"))
+		{
+			if (*tags != NULL)
+				return false;	/* twice: not the line decoded */
+			*tags = v;
+			*tags_len = (Size) (p - v);
+		}
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+			break;
+	}
+	return fl_line_closes(p, end);
+}

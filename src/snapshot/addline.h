@@ -44,6 +44,16 @@ typedef struct AddLineDecoder
 	char	   *ubuf;			/* decoded stats of very long lines */
 	Size		ucap;
 	char	   *stats_at;		/* where the stats text was put */
+	/*
+	 * out: the line shapes that took the line (their post part from
+	 * shaped_post on), or NULL and the add's "tags" value, tags[0 ..
+	 * tags_len) of the line (NULL: the line has none), when tags_known
+	 */
+	const struct LineShapes *shaped;
+	const char *shaped_post;
+	bool		tags_known;
+	const char *tags;
+	Size		tags_len;
 } AddLineDecoder;
 
 /*
@@ -94,6 +104,27 @@ extern bool addline_skip_file_action(const char *line, Size len);
 extern bool addline_shaped_key(const char *line, Size len, const char **path,
 							   int *path_len, int64 *size);
 extern void addline_shape_miss(const char *line, Size len);
+
+/*
+ * addline_decode_row with esc_stats, and where the add's "tags" value is
+ * in the line: *tags[0 .. *tags_len) (*tags NULL when it has none) when
+ * *tags_known (a line of a shape whose model's tags are no object: not
+ * known; addline_tags_span finds them).
+ */
+extern bool addline_decode_row_tags(DeltaCommitBuilder *b, const char *line,
+									Size len, DeltaFileAction *fa,
+									bool *tags_known, const char **tags,
+									Size *tags_len);
+
+/*
+ * addline_tags_span: where the value of the add's "tags" member is in
+ * line[0 .. len), a line addline_decode_row just decoded (*tags NULL when
+ * it has none); false when that is not provable here (the caller then
+ * decodes the line the general way).  Reads the line only; allocates
+ * nothing.
+ */
+extern bool addline_tags_span(const char *line, Size len, const char **tags,
+							  Size *tags_len);
 
 #ifdef USE_ASSERT_CHECKING
 /*

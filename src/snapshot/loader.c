@@ -42,6 +42,8 @@
 
 #include "common/json_util.h"
 #include "log/actions.h"
+#include "log/fastline.h"
+#include "snapshot/addline.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
 
@@ -783,7 +785,148 @@ typedef struct LoadLineState
 	int64		version;
 	bool		saw_commit_info;
 	int64		total;
+	MemoryContext line_cxt;		/* load_try_line's, reset after each line */
 } LoadLineState;
+
+static void load_file_row(LoadLineState *st, const DeltaFileAction *fa,
+						  const char *tags, Size tags_len);
+
+/*
+ * DeltaLogScanCommitTry's try_line of load_log: an add line the add-line
+ * decoder takes (addline.h: exactly what DeltaDecodeAction decodes, its
+ * statistics matched where the line holds them when the current layout
+ * takes them) goes into delta_files without a parse tree; its tags, which
+ * that decoder does not keep, are made from their own bytes, as
+ * load_line_cb makes them from the line's tree (the same parse of the same
+ * text; absent or null: no tags).  False for any other line, which is then
+ * parsed and given to load_line_cb.
+ */
+static bool
+load_try_line(void *arg, const char *line, Size len, int64 offset,
+			  int64 line_no)
+{
+	LoadLineState *st = (LoadLineState *) arg;
+	MemoryContext old = MemoryContextSwitchTo(st->line_cxt);
+	DeltaCommitBuilder b;
+	DeltaFileAction fa;
+	const char *tags;
+	Size		tags_len;
+	bool		known;
+	bool		ok;
+
+	DeltaCommitBuilderInit(&b, st->version);
+	b.mode = DELTA_DECODE_ROW;
+	ok = addline_decode_row_tags(&b, line, len, &fa, &known, &tags,
+								 &tags_len) &&
+		(known || addline_tags_span(line, len, &tags, &tags_len));
+	if (ok)
+		load_file_row(st, &fa, tags, tags_len);
+	else
+		dc_json_stats_escaped_forget();
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->line_cxt);
+	return ok;
+}
+
+/*
+ * tags_jsonb: the jsonb of the tags value tags[0 .. len) (valid JSON, an
+ * add line's) as the line's parse tree gives it (dc_dj_to_jsonb_lenient of
+ * its tree; NULL when jsonb cannot hold it).  An object of at most
+ * TAGS_FLAT_MAX members whose keys and values are strings without escapes
+ * (or null values), as writers write tags, is made into that tree here, its
+ * strings the same bytes the parser would decode them to; anything else is
+ * parsed (dc_json_text_to_jsonb).
+ */
+#define TAGS_FLAT_MAX 16
+
+static Jsonb *
+tags_jsonb(const char *tags, Size len)
+{
+	const char *p = tags;
+	const char *end = tags + len;
+	DjMember	m[TAGS_FLAT_MAX];
+	DjValue		obj;
+	char	   *buf;
+	char	   *o;
+	uint32		n = 0;
+	bool		empty;
+	bool		closed = false;
+
+	if (!fl_obj_open(&p, end, &empty))
+		return dc_json_text_to_jsonb(tags, len);
+	/* room for every string's bytes and a NUL each */
+	o = buf = palloc(len + 1);
+	while (!empty && !closed)
+	{
+		const char *s;
+		int			sl;
+
+		if (n == TAGS_FLAT_MAX)
+			return dc_json_text_to_jsonb(tags, len);
+		p = fl_skip_ws(p, end);
+		if (p >= end || *p != '"' || !fl_plain_string(&p, end, &s, &sl) ||
+			!fl_colon(&p, end))
+			return dc_json_text_to_jsonb(tags, len);
+		memcpy(o, s, sl);
+		o[sl] = '\0';
+		m[n].key = o;
+		m[n].keylen = (uint32) sl;
+		o += sl + 1;
+		if (*p == '"' && fl_plain_string(&p, end, &s, &sl))
+		{
+			memcpy(o, s, sl);
+			o[sl] = '\0';
+			m[n].value.type = DJ_STRING;
+			m[n].value.len = (uint32) sl;
+			m[n].value.u.str = o;
+			o += sl + 1;
+		}
+		else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+		{
+			p += 4;
+			m[n].value.type = DJ_NULL;
+			m[n].value.len = 0;
+			m[n].value.u.str = NULL;
+		}
+		else
+			return dc_json_text_to_jsonb(tags, len);
+		n++;
+		if (!fl_obj_sep(&p, end, &closed))
+			return dc_json_text_to_jsonb(tags, len);
+	}
+	if (fl_skip_ws(p, end) != end)
+		return dc_json_text_to_jsonb(tags, len);
+	obj.type = DJ_OBJECT;
+	obj.len = n;
+	obj.u.members = m;
+	return dc_dj_to_jsonb_lenient(&obj);
+}
+
+/*
+ * load_file_row: the delta_files row of fa, its tags the JSON text
+ * tags[0 .. tags_len) (NULL or null: none).
+ */
+static void
+load_file_row(LoadLineState *st, const DeltaFileAction *fa, const char *tags,
+			  Size tags_len)
+{
+	Datum		values[DF_NCOLS];
+	bool		nulls[DF_NCOLS];
+
+	DeltaFileRowValues(fa, values, nulls);
+	nulls[DF_TAGS] = true;
+	if (tags != NULL && !(tags_len == 4 && memcmp(tags, "null", 4) == 0))
+	{
+		Jsonb	   *j = tags_jsonb(tags, tags_len);
+
+		values[DF_TAGS] = PointerGetDatum(j);
+		nulls[DF_TAGS] = (j == NULL);
+	}
+	values[DF_TABLE_PATH] = st->key;
+	nulls[DF_TABLE_PATH] = false;
+	sink_put(&st->sinks[TR_FILES], values, nulls);
+	st->total++;
+}
 
 /*
  * DeltaLogScanActionFile callback of load_log: decode the line (stats left
@@ -844,6 +987,7 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	int			i;
 	Datum		keyd;
 	MemoryContext commit_cxt;
+	MemoryContext line_cxt;
 	MemoryContext old;
 
 	if (to_version < 0)
@@ -891,6 +1035,9 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 	commit_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									   "deltacc load_log commit context",
 									   ALLOCSET_DEFAULT_SIZES);
+	line_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "deltacc load_log line context",
+									 ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(commit_cxt);
 	start = DeltaLogStartingState(log, from_version, to_version, &first_json);
 	if (start != NULL)
@@ -909,7 +1056,8 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 		st.version = v;
 		st.saw_commit_info = false;
 		st.total = 0;
-		DeltaLogScanCommit(log, v, load_line_cb, &st);
+		st.line_cxt = line_cxt;
+		DeltaLogScanCommitTry(log, v, load_try_line, load_line_cb, &st);
 		if (!st.saw_commit_info)
 			load_commit_row(sinks, keyd, v, NULL);
 		total += st.total;
@@ -917,6 +1065,7 @@ DeltaLoadLog(DeltaLog *log, const char *key, int64 from_version,
 		MemoryContextReset(commit_cxt);
 	}
 	MemoryContextDelete(commit_cxt);
+	MemoryContextDelete(line_cxt);
 
 	for (i = 0; i < TR_COUNT; i++)
 		sink_close(&sinks[i]);

@@ -85,6 +85,40 @@ SELECT count(*) FILTER (WHERE f.stats = (a.a ->> 'stats')::jsonb) AS same_stats,
          WHERE line LIKE '{"add"%') a ON a.v = f.version AND a.a ->> 'path' = f.path
  WHERE f.action = 'add';
 SELECT * FROM pg_temp.counters();
+-- load_log's rows of every add, every column against PostgreSQL's parse
+-- of the line (tags: absent or null give none)
+CREATE FUNCTION pg_temp.load_same(t text, upto int) RETURNS TABLE (adds bigint, same_as_parse bigint, with_tags bigint)
+LANGUAGE sql AS $$
+  WITH a AS (
+    SELECT v, line::jsonb -> 'add' AS a
+      FROM generate_series(1, upto) AS v,
+           LATERAL regexp_split_to_table(pg_read_file(current_setting('deltacc_test.fp') || t ||
+                     '/_delta_log/' || lpad(v::text, 20, '0') || '.json'), E'\n') AS line
+     WHERE line LIKE '{"add"%')
+  SELECT count(*),
+         count(*) FILTER (WHERE f.size = (a.a ->> 'size')::bigint
+                            AND extract(epoch FROM f.modification_time) * 1000 = (a.a ->> 'modificationTime')::bigint
+                            AND f.data_change = (a.a ->> 'dataChange')::boolean
+                            AND f.partition_values = a.a -> 'partitionValues'
+                            AND f.stats = (a.a ->> 'stats')::jsonb
+                            AND f.num_records = (f.stats ->> 'numRecords')::bigint
+                            AND f.deletion_vector IS NOT DISTINCT FROM nullif(a.a -> 'deletionVector', 'null')
+                            AND f.base_row_id IS NOT DISTINCT FROM (a.a ->> 'baseRowId')::bigint
+                            AND f.default_row_commit_version IS NOT DISTINCT FROM
+                                (a.a ->> 'defaultRowCommitVersion')::bigint
+                            AND f.tags IS NOT DISTINCT FROM nullif(a.a -> 'tags', 'null')),
+         count(f.tags)
+    FROM pg_temp.delta_files f
+    JOIN a ON a.v = f.version AND a.a ->> 'path' = f.path
+   WHERE f.action = 'add' AND f.table_path = current_setting('deltacc_test.fp') || t $$;
+SELECT * FROM pg_temp.load_same('variety', 2);
+-- add lines whose tags come after or before the statistics, with values
+-- of changing lengths around them, as a word, a number or a string, nested
+-- or empty, or not at all (load_tags/_delta_log/...1.json): each row's
+-- tags are the line's own
+SELECT deltacc.load_log(current_setting('deltacc_test.fp') || 'load_tags') AS actions;
+SELECT * FROM pg_temp.load_same('load_tags', 1);
+SELECT * FROM pg_temp.counters();
 -- a conflict check on the default path: version 2 won over a reader of
 -- version 1 whose read was an id range; the winner's adds a range keeps
 -- (its statistics, read by the prescan, do not rule it out) against the
