@@ -2,8 +2,8 @@
  *
  * store.c
  *	  The catalog's tables, read by index scans and written through SPI as
- *	  their owner (see store.h), and the log layer's lookup of registered
- *	  tables.
+ *	  their owner, a ratified commit directly (see store.h), and the log
+ *	  layer's lookup of registered tables.
  *
  * The reads are described under "Direct reads" below.  Each statement is
  * prepared once per backend (SPI_keepplan) with a generic
