@@ -149,6 +149,12 @@ typedef struct LoserTxn
 	char	  **read_file_norm;
 	const DeltaFileAction **read_file_action;	/* may hold NULLs */
 	bool		read_files_given;	/* passed explicitly, not derived */
+	/* its RemoveFiles normalised (sorted), made by the first winner that
+	 * removes a file (conflict.c); remove_idx: their index in commit */
+	bool		removes_ready;
+	int			n_removes_norm;
+	char	  **remove_norm;
+	int		   *remove_idx;
 } LoserTxn;
 
 typedef struct ConflictDecision

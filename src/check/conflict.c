@@ -62,11 +62,11 @@ static void check_append(const ConflictTable *table, LoserTxn *loser,
 						 const char *op, ConflictResult *result);
 static void check_delete_read(const ConflictTable *table, LoserTxn *loser,
 							  const ConflictReadSet *reads, ConflictMode mode,
-							  const DeltaCommit *winner, const char *op,
-							  ConflictResult *result);
+							  const DeltaCommit *winner, char *const *norm,
+							  const char *op, ConflictResult *result);
 static void check_delete_delete(const ConflictTable *table, LoserTxn *loser,
-								const DeltaCommit *winner, const char *op,
-								ConflictResult *result);
+								const DeltaCommit *winner, char *const *norm,
+								const char *op, ConflictResult *result);
 typedef struct PathIndex
 {
 	char	   *path;
@@ -834,15 +834,16 @@ check_append(const ConflictTable *table, LoserTxn *loser,
 
 /*
  * check_delete_read: reference §2.7 (path-keyed).  A winner RemoveFile
- * whose normalised path is among the loser's read files conflicts (hint
- * from the loser's read AddFile); with readWholeTable every winner
- * RemoveFile conflicts (no hint).  dataChange is not consulted.
+ * whose normalised path (norm[i] for winner->files[i]) is among the
+ * loser's read files conflicts (hint from the loser's read AddFile); with
+ * readWholeTable every winner RemoveFile conflicts (no hint).  dataChange
+ * is not consulted.
  */
 static void
 check_delete_read(const ConflictTable *table, LoserTxn *loser,
 				  const ConflictReadSet *reads, ConflictMode mode,
-				  const DeltaCommit *winner, const char *op,
-				  ConflictResult *result)
+				  const DeltaCommit *winner, char *const *norm,
+				  const char *op, ConflictResult *result)
 {
 	int			i;
 	int			pick = -1;
@@ -866,8 +867,7 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 		CHECK_FOR_INTERRUPTS();
 		nrem++;
 		hit[i] = conflict_find_sorted(loser->read_file_norm,
-									  loser->n_read_files,
-									  conflict_normalize_path(table, f->path));
+									  loser->n_read_files, norm[i]);
 		/* row_level (src/rowlevel.c): did a removed row match a read? */
 		if (hit[i] >= 0 && mode == CONFLICT_MODE_ROW_LEVEL)
 			rl_skip[i] = rowlevel_delete_read_skips(table, loser, reads, winner, f,
@@ -930,26 +930,20 @@ check_delete_read(const ConflictTable *table, LoserTxn *loser,
 }
 
 /*
- * check_delete_delete: reference §2.8.  A winner RemoveFile whose
- * normalised path the loser also removes; hint from the loser's
- * RemoveFile.  Called only for a winner with at least one RemoveFile.
+ * The loser's RemoveFiles, normalised and sorted (loser->remove_norm), with
+ * the index of each in its commit (remove_idx): made on first use and
+ * kept for the other winners of the check.
  */
 static void
-check_delete_delete(const ConflictTable *table, LoserTxn *loser,
-					const DeltaCommit *winner, const char *op,
-					ConflictResult *result)
+loser_removes(const ConflictTable *table, LoserTxn *loser)
 {
-	int			i,
-				j;
-	int			nl = 0;
-	char	  **lnorm;
-	int		   *lidx;
-	PathIndex  *pairs;
-	bool		picked = false;
-	int			first_row = result->n;
 	const DeltaCommit *lc = loser->commit;
+	PathIndex  *pairs;
+	int			nl = 0;
+	int			i;
 
-	/* the loser's removes, normalised and sorted, with their index */
+	if (loser->removes_ready)
+		return;
 	pairs = palloc(sizeof(PathIndex) * Max(lc->n_files, 1));
 	for (i = 0; i < lc->n_files; i++)
 		if (lc->files[i].kind == DELTA_FILE_REMOVE)
@@ -960,14 +954,36 @@ check_delete_delete(const ConflictTable *table, LoserTxn *loser,
 			nl++;
 		}
 	qsort(pairs, nl, sizeof(PathIndex), cmp_path_index);
-	lnorm = palloc(sizeof(char *) * Max(nl, 1));
-	lidx = palloc(sizeof(int) * Max(nl, 1));
+	loser->remove_norm = palloc(sizeof(char *) * Max(nl, 1));
+	loser->remove_idx = palloc(sizeof(int) * Max(nl, 1));
 	for (i = 0; i < nl; i++)
 	{
-		lnorm[i] = pairs[i].path;
-		lidx[i] = pairs[i].idx;
+		loser->remove_norm[i] = pairs[i].path;
+		loser->remove_idx[i] = pairs[i].idx;
 	}
+	pfree(pairs);
+	loser->n_removes_norm = nl;
+	loser->removes_ready = true;
+}
 
+/*
+ * check_delete_delete: reference §2.8.  A winner RemoveFile whose
+ * normalised path (norm[i] for winner->files[i]) the loser also removes;
+ * hint from the loser's RemoveFile.  Called only for a winner with at
+ * least one RemoveFile.
+ */
+static void
+check_delete_delete(const ConflictTable *table, LoserTxn *loser,
+					const DeltaCommit *winner, char *const *norm,
+					const char *op, ConflictResult *result)
+{
+	int			i,
+				j;
+	bool		picked = false;
+	int			first_row = result->n;
+	const DeltaCommit *lc = loser->commit;
+
+	loser_removes(table, loser);
 	for (i = 0; i < winner->n_files; i++)
 	{
 		const DeltaFileAction *f = &winner->files[i];
@@ -975,13 +991,13 @@ check_delete_delete(const ConflictTable *table, LoserTxn *loser,
 		if (f->kind != DELTA_FILE_REMOVE)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		j = conflict_find_sorted(lnorm, nl,
-								 conflict_normalize_path(table, f->path));
+		j = conflict_find_sorted(loser->remove_norm, loser->n_removes_norm,
+								 norm[i]);
 		if (j >= 0)
 		{
 			add_decision(result, winner->version, op, CHECK_DELETE_DELETE,
 						 DECISION_CONFLICT, EXC_DELETE_DELETE, f->path,
-						 conflict_partition_hint(table, &lc->files[lidx[j]].pv),
+						 conflict_partition_hint(table, &lc->files[loser->remove_idx[j]].pv),
 						 pstrdup("The winner removed a file this transaction also removes."),
 						 picked ? 1 : 0);
 			picked = true;
@@ -1098,7 +1114,18 @@ conflict_check_winner(const ConflictTable *table, LoserTxn *loser,
 	check_append(table, loser, reads, mode, winner, adds, nadd, op, result);
 	if (winner->n_removes > 0)
 	{
-		check_delete_read(table, loser, reads, mode, winner, op, result);
-		check_delete_delete(table, loser, winner, op, result);
+		/* the winner's RemoveFiles normalised once, for both checks */
+		char	  **norm = palloc0(sizeof(char *) * winner->n_files);
+		int			i;
+
+		for (i = 0; i < winner->n_files; i++)
+			if (winner->files[i].kind == DELTA_FILE_REMOVE)
+				norm[i] = conflict_normalize_path(table, winner->files[i].path);
+		check_delete_read(table, loser, reads, mode, winner, norm, op, result);
+		check_delete_delete(table, loser, winner, norm, op, result);
+		for (i = 0; i < winner->n_files; i++)
+			if (norm[i] != NULL)
+				pfree(norm[i]);
+		pfree(norm);
 	}
 }

@@ -12,13 +12,20 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "common/hashfn.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "parser/parse_expr.h"
+#include "parser/parser.h"
+#include "pgtime.h"
+#include "utils/array.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"
+#include "utils/pg_locale.h"
 #include "utils/syscache.h"
+#include "utils/xml.h"
 
 #include "check/readset_cache.h"
 #include "snapshot/commit_cache.h"
@@ -64,24 +71,6 @@ static const int watched_caches[] = {
 	CLAOID,						/* pg_opclass */
 	OPFAMILYOID,				/* pg_opfamily */
 	TSCONFIGOID,				/* pg_ts_config: regconfig literals */
-};
-
-/*
- * The settings under which analysis looks names up and reads literals
- * (the input functions of the built-in types consult these).
- */
-static const char *const key_settings[] = {
-	"search_path",
-	"DateStyle",
-	"IntervalStyle",
-	"TimeZone",
-	"timezone_abbreviations",
-	"standard_conforming_strings",
-	"backslash_quote",
-	"transform_null_equals",
-	"array_nulls",
-	"lc_monetary",
-	"xmloption",
 };
 
 static void
@@ -139,6 +128,38 @@ key_add(StringInfo key, const char *s)
 }
 
 /*
+ * The settings under which analysis looks names up and reads literals
+ * (the input functions of the built-in types consult these), read from
+ * the variables PostgreSQL keeps them in (what their values mean; a
+ * lookup by name per setting costs more than the rest of the key):
+ * search_path, DateStyle (style and order), IntervalStyle, TimeZone (the
+ * zone's name), standard_conforming_strings, backslash_quote,
+ * transform_null_equals, array_nulls, lc_monetary and xmloption; by name
+ * only timezone_abbreviations, whose variable is not exported.
+ */
+static void
+key_add_settings(StringInfo key)
+{
+	int			ints[5];
+	bool		bools[3];
+
+	ints[0] = DateStyle;
+	ints[1] = DateOrder;
+	ints[2] = IntervalStyle;
+	ints[3] = backslash_quote;
+	ints[4] = xmloption;
+	bools[0] = standard_conforming_strings;
+	bools[1] = Transform_null_equals;
+	bools[2] = Array_nulls;
+	appendBinaryStringInfo(key, (const char *) ints, sizeof(ints));
+	appendBinaryStringInfo(key, (const char *) bools, sizeof(bools));
+	key_add(key, namespace_search_path);
+	key_add(key, session_timezone ? pg_get_timezone_name(session_timezone) : NULL);
+	key_add(key, locale_monetary);
+	key_add(key, GetConfigOption("timezone_abbreviations", true, false));
+}
+
+/*
  * The key: everything the plan's compilation read besides the catalogs.
  */
 static void
@@ -150,8 +171,7 @@ build_key(StringInfo key, const DeltaMetadata *md, int npreds,
 
 	appendStringInfoString(key, "deltacc read set v1");
 	appendBinaryStringInfo(key, (const char *) &user, sizeof(user));
-	for (i = 0; i < lengthof(key_settings); i++)
-		key_add(key, GetConfigOption(key_settings[i], true, false));
+	key_add_settings(key);
 	key_add(key, md->schema_string);
 	appendBinaryStringInfo(key, (const char *) &md->n_partition_columns,
 						   sizeof(int));

@@ -25,6 +25,7 @@
 #include "check/replay.h"
 #include "common/json_util.h"
 #include "common/subxact.h"
+#include "log/actions.h"
 #include "snapshot/commit_cache.h"
 #include "stats/schema.h"
 #include "stats/spark_predicate.h"
@@ -224,10 +225,12 @@ commit_dialect(const DeltaCommitInfo *ci)
 {
 	DjValue		info;
 	const DjValue *cv;
+	char	   *json;
 
 	if (ci->engine_info != NULL)
 		return delta_spark_dialect(ci->engine_info);
-	if (ci->json != NULL && dc_json_try_parse(ci->json, strlen(ci->json), &info) &&
+	json = DeltaCommitInfoJson(ci);
+	if (dc_json_try_parse(json, strlen(json), &info) &&
 		(cv = dj_get(&info, "clientVersion")) != NULL && cv->type == DJ_STRING &&
 		pg_strncasecmp(cv->u.str, "delta-rs", 8) == 0)
 		return SP_DIALECT_DELTA_RS;
@@ -330,6 +333,7 @@ derive_reads(void *arg)
 	const DeltaMetadata *md;
 	const DeltaProtocol *proto;
 	DjValue		params;
+	char	   *params_json;
 	bool		have_params;
 	bool		only_adds = true;
 	bool		adds_read;
@@ -362,9 +366,10 @@ derive_reads(void *arg)
 		if (c->files[i].kind != DELTA_FILE_ADD)
 			only_adds = false;
 
-	have_params = ci != NULL && (ci->operation_parameters_json == NULL ||
-								 (dc_json_try_parse(ci->operation_parameters_json,
-													strlen(ci->operation_parameters_json),
+	params_json = ci ? DeltaCommitInfoOperationParametersJson(ci) : NULL;
+	have_params = ci != NULL && (params_json == NULL ||
+								 (dc_json_try_parse(params_json,
+													strlen(params_json),
 													&params) &&
 								  params.type == DJ_OBJECT));
 	pred = have_params ? dj_get(&params, "predicate") : NULL;

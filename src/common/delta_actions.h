@@ -126,11 +126,17 @@ typedef struct DeltaProtocol
 	char	  **writer_features;
 } DeltaProtocol;
 
+/*
+ * commitInfo.  The object itself is kept as its parse tree (info, a
+ * struct DjValue of format/djson.h, in the commit's memory); its JSON
+ * text and that of operationParameters are made when asked for
+ * (DeltaCommitInfoJson, DeltaCommitInfoOperationParametersJson in
+ * log/actions.h), not for every commit decoded.
+ */
 typedef struct DeltaCommitInfo
 {
-	char	   *json;			/* the whole commitInfo object as JSON text */
+	const struct DjValue *info; /* the whole commitInfo object */
 	char	   *operation;		/* NULL when absent */
-	char	   *operation_parameters_json;	/* NULL when absent */
 	int			is_blind_append;	/* -1 absent, 0 false, 1 true */
 	char	   *isolation_level;	/* NULL when absent */
 	bool		has_read_version;

@@ -2,8 +2,8 @@
  *
  * store.c
  *	  The catalog's tables, read by index scans and written through SPI as
- *	  their owner (see store.h), and the log layer's lookup of registered
- *	  tables.
+ *	  their owner, a ratified commit directly (see store.h), and the log
+ *	  layer's lookup of registered tables.
  *
  * The reads are described under "Direct reads" below.  Each statement is
  * prepared once per backend (SPI_keepplan) with a generic
@@ -32,6 +32,7 @@
 #include "access/tableam.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "catalog/indexing.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_authid.h"
@@ -1636,8 +1637,210 @@ catalog_ict_of(const char *table_path, int64 version, TimestampTz *ict)
 	return found;
 }
 
+/* ---------------------------------------------------------------------
+ * The insert of a ratified commit
+ *
+ * Its two rows (the ratified_commits row, the table's latest_version and
+ * table_id in managed_tables) are written straight through the heap and
+ * its indexes, as PostgreSQL writes its own catalogs (CatalogTupleInsert,
+ * CatalogTupleUpdate), rather than as the statement Q_INSERT: under the
+ * table's row lock, where every commit of the table waits, a statement
+ * costs its executor's start and end and the check constraints' parse
+ * per execution, several times the writes.  They write what the
+ * statement writes: the same tuples (heap_insert and heap_update as the
+ * executor calls them, TOAST and HOT alike, the command's id), the same
+ * index entries with the same uniqueness checks (and errors), the
+ * constraints checked here (NOT NULL, and the two CHECK constraints the
+ * extension creates, whose conditions the values are tested against).
+ * Only when the tables are as the extension makes them: plain tables
+ * without triggers or row security, no defaults or generated columns,
+ * their CHECK constraints the extension's by name, their indexes without
+ * expressions, predicates, exclusion or deferred checks, and every
+ * column one the statement names with its type.  Otherwise the statement
+ * runs (as the tables' owner).  As for the direct reads, no privilege is
+ * checked: the SQL function checked its caller's role, and nobody but
+ * the owner may change the tables.
+ * ---------------------------------------------------------------------
+ */
+
+/* ratified_commits' columns as Q_INSERT names them (published_at NULL) */
+#define RC_NCOLS 9
+static const char *const rc_names[RC_NCOLS] = {
+	"table_path", "version", "txn_id", "in_commit_timestamp", "staged_path",
+	"content", "content_sha256", "ratified_at", "published_at"
+};
+static const Oid rc_types[RC_NCOLS] = {
+	TEXTOID, INT8OID, TEXTOID, TIMESTAMPTZOID, TEXTOID,
+	BYTEAOID, BYTEAOID, TIMESTAMPTZOID, TIMESTAMPTZOID
+};
+
 /*
- * catalog_insert_ratified: see store.h.
+ * Whether rel can be written directly (see above): check_name is its one
+ * CHECK constraint; ind its open indexes.
+ */
+static bool
+direct_write_ok(Relation rel, CatalogIndexState ind, const char *check_name)
+{
+	TupleConstr *c = RelationGetDescr(rel)->constr;
+	int			i;
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION || rel->trigdesc != NULL ||
+		rel->rd_rel->relrowsecurity)
+		return false;
+	if (c == NULL || c->num_defval != 0 || c->has_generated_stored ||
+		c->num_check != 1 || strcmp(c->check[0].ccname, check_name) != 0)
+		return false;
+	for (i = 0; i < ind->ri_NumIndices; i++)
+	{
+		IndexInfo  *ii = ind->ri_IndexRelationInfo[i];
+
+		if (ii->ii_Expressions != NIL || ii->ii_Predicate != NIL ||
+			ii->ii_ExclusionOps != NULL || ii->ii_NumIndexKeyAttrs == 0 ||
+			!ind->ri_IndexRelationDescs[i]->rd_index->indimmediate)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The ratified_commits tuple of values v/isnull (RC_NCOLS, in rc_names'
+ * order), or NULL when a column is not one of them with its type, one of
+ * them is missing, or a NOT NULL column would be null.
+ */
+static HeapTuple
+direct_ratified_tuple(Relation rel, const Datum *v, const bool *isnull)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Datum	   *values = palloc0(sizeof(Datum) * Max(desc->natts, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(desc->natts, 1));
+	int			seen = 0;
+	int			i,
+				k;
+
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		nulls[i] = true;
+		if (att->attisdropped)
+			continue;
+		for (k = 0; k < RC_NCOLS; k++)
+			if (strcmp(NameStr(att->attname), rc_names[k]) == 0)
+				break;
+		if (k == RC_NCOLS || att->atttypid != rc_types[k] ||
+			(att->attnotnull && isnull[k]))
+			return NULL;
+		values[i] = v[k];
+		nulls[i] = isnull[k];
+		seen++;
+	}
+	if (seen != RC_NCOLS)
+		return NULL;
+	return heap_form_tuple(desc, values, nulls);
+}
+
+/*
+ * The managed_tables row of table_path with latest_version 'version' and
+ * table_id (when not NULL), or NULL when the row's columns are not as the
+ * extension makes them or its CHECK constraint would not hold.  *tid gets
+ * the row's (locked) version.  ERROR when the row is gone.
+ */
+static HeapTuple
+direct_managed_tuple(const CatalogRels *cr, Relation rel,
+					 const char *table_path, int64 version,
+					 const char *table_id, ItemPointer tid)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	KeyScan		ks;
+	Snapshot	snap;
+	HeapTuple	old;
+	bool		isnull;
+	int64		published;
+	Datum	   *values;
+	bool	   *nulls;
+	bool	   *repl;
+
+	if (cr->m_latest == InvalidAttrNumber || cr->m_id == InvalidAttrNumber ||
+		cr->m_published == InvalidAttrNumber ||
+		TupleDescAttr(desc, cr->m_latest - 1)->atttypid != INT8OID ||
+		TupleDescAttr(desc, cr->m_published - 1)->atttypid != INT8OID ||
+		TupleDescAttr(desc, cr->m_id - 1)->atttypid != TEXTOID)
+		return NULL;
+	snap = scan_snapshot(false);
+	keyscan_open(&ks, cr->managed, cr->managed_key, RowExclusiveLock);
+	keyscan_text(&ks, 1, table_path);
+	keyscan_start(&ks, snap);
+	if (!keyscan_next(&ks))
+		elog(ERROR, "catalog row of Delta table \"%s\" vanished", table_path);
+	old = ExecCopySlotHeapTuple(ks.slot);
+	*tid = ks.slot->tts_tid;
+	published = DatumGetInt64(slot_col(&ks, cr->m_published, &isnull));
+	keyscan_end(&ks);
+	UnregisterSnapshot(snap);
+	/* managed_tables_versions */
+	if (isnull || published < -1 || published > version)
+		return NULL;
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc0(sizeof(bool) * desc->natts);
+	repl = palloc0(sizeof(bool) * desc->natts);
+	values[cr->m_latest - 1] = Int64GetDatum(version);
+	repl[cr->m_latest - 1] = true;
+	if (table_id != NULL)
+	{
+		values[cr->m_id - 1] = CStringGetTextDatum(table_id);
+		repl[cr->m_id - 1] = true;
+	}
+	return heap_modify_tuple(old, desc, values, nulls, repl);
+}
+
+/*
+ * Write the rows directly (see above); false, with nothing written, when
+ * the tables are not as that needs.  v/isnull: the ratified_commits
+ * values in rc_names' order.
+ */
+static bool
+insert_ratified_direct(const char *table_path, int64 version,
+					   const char *table_id, const Datum *v,
+					   const bool *isnull)
+{
+	const CatalogRels *cr = catalog_rels();
+	Relation	rrel;
+	Relation	mrel;
+	CatalogIndexState rind;
+	CatalogIndexState mind;
+	HeapTuple	rtup = NULL;
+	HeapTuple	mtup = NULL;
+	ItemPointerData mtid;
+	bool		ok;
+
+	if (!OidIsValid(cr->owner) || !OidIsValid(cr->managed_key))
+		return false;
+	rrel = table_open(cr->ratified, RowExclusiveLock);
+	mrel = table_open(cr->managed, RowExclusiveLock);
+	rind = CatalogOpenIndexes(rrel);
+	mind = CatalogOpenIndexes(mrel);
+	ok = direct_write_ok(rrel, rind, "ratified_commits_one_source") &&
+		direct_write_ok(mrel, mind, "managed_tables_versions") &&
+		/* ratified_commits_one_source */
+		isnull[4] != isnull[5] &&
+		(rtup = direct_ratified_tuple(rrel, v, isnull)) != NULL &&
+		(mtup = direct_managed_tuple(cr, mrel, table_path, version, table_id,
+									 &mtid)) != NULL;
+	if (ok)
+	{
+		CatalogTupleInsertWithInfo(rrel, rtup, rind);
+		CatalogTupleUpdateWithInfo(mrel, &mtid, mtup, mind);
+	}
+	CatalogCloseIndexes(mind);
+	CatalogCloseIndexes(rind);
+	table_close(mrel, NoLock);
+	table_close(rrel, NoLock);
+	return ok;
+}
+
+/*
+ * catalog_insert_ratified: see store.h and "The insert of a ratified
+ * commit" above.
  */
 void
 catalog_insert_ratified(const char *table_path, int64 version,
@@ -1649,9 +1852,11 @@ catalog_insert_ratified(const char *table_path, int64 version,
 	CatalogSession s;
 	Datum		args[9];
 	char		nulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	Datum		dv[RC_NCOLS];
+	bool		dnull[RC_NCOLS];
+	int			i;
 
 	Assert((staged_path == NULL) != (content == NULL));
-	session_begin(&s, true);
 	args[0] = CStringGetTextDatum(table_path);
 	args[1] = Int64GetDatum(version);
 	args[2] = CStringGetTextDatum(txn_id);
@@ -1675,7 +1880,18 @@ catalog_insert_ratified(const char *table_path, int64 version,
 		args[8] = CStringGetTextDatum(table_id);
 	else
 		nulls[8] = 'n';
+	/* directly (the same columns: Q_INSERT's $1 .. $8, published_at NULL) */
+	for (i = 0; i < RC_NCOLS - 1; i++)
+	{
+		dv[i] = args[i];
+		dnull[i] = nulls[i] == 'n';
+	}
+	dv[RC_NCOLS - 1] = (Datum) 0;
+	dnull[RC_NCOLS - 1] = true;
+	if (insert_ratified_direct(table_path, version, table_id, dv, dnull))
+		return;
 	/* the row, and the table's latest version (one statement) */
+	session_begin(&s, true);
 	run(Q_INSERT, args, nulls, SPI_OK_UPDATE);
 	if (SPI_processed != 1)
 		elog(ERROR, "catalog row of Delta table \"%s\" vanished", table_path);

@@ -4,7 +4,8 @@
  *	  The catalog's state in deltacc.managed_tables and
  *	  deltacc.ratified_commits: the reads (index scans of the tables' unique
  *	  indexes) and writes (statements run through SPI as the owner of those
- *	  tables), and the lookup the log layer asks about every table it opens
+ *	  tables; a ratified commit's rows written to the heap and indexes
+ *	  directly, see store.c), and the lookup the log layer asks about every table it opens
  *	  (delta_catalog_lookup, installed by catalog_init).
  *
  * Nobody but the extension's owner has privileges on the two tables; the
@@ -116,7 +117,9 @@ extern bool catalog_ict_of(const char *table_path, int64 version,
 /*
  * Record the ratification of 'version' (exactly one of staged_path and
  * content) and make it the table's latest version; table_id (may be
- * NULL: unchanged) becomes the table's id.
+ * NULL: unchanged) becomes the table's id.  Written directly while the
+ * tables are as the extension makes them, else by one statement (store.c,
+ * "The insert of a ratified commit").
  */
 extern void catalog_insert_ratified(const char *table_path, int64 version,
 									const char *txn_id, const TimestampTz *ict,

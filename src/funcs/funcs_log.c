@@ -28,6 +28,7 @@
 
 #include "funcs/funcs_args.h"
 #include "funcs/snapshot_scan.h"
+#include "log/actions.h"
 #include "log/log_reader.h"
 #include "snapshot/loader.h"
 #include "snapshot/snapshot.h"
@@ -107,7 +108,8 @@ deltacc_history(PG_FUNCTION_ARGS)
 				values[2] = CStringGetTextDatum(ci->operation);
 				nulls[2] = false;
 			}
-			values[3] = DeltaJsonTextJsonb(ci->operation_parameters_json, &nulls[3]);
+			values[3] = DeltaJsonTextJsonb(DeltaCommitInfoOperationParametersJson(ci),
+										   &nulls[3]);
 			if (ci->isolation_level)
 			{
 				values[4] = CStringGetTextDatum(ci->isolation_level);

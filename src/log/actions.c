@@ -668,33 +668,85 @@ decode_protocol(DeltaCommitBuilder *b, const DjValue *v)
 }
 
 /*
- * Decode commitInfo.  It is free-form: fields of an unexpected type are
- * treated as absent rather than as corruption.
+ * Copy the tree src into dst, its strings into the builder's arena and
+ * its arrays and members into b->cxt (recursion as deep as the tree,
+ * which the parser bounds).
  */
 static void
-decode_commit_info(DeltaCommitBuilder *b, const DjValue *v)
+copy_tree(DeltaCommitBuilder *b, const DjValue *src, DjValue *dst)
+{
+	uint32		i;
+
+	check_stack_depth();
+	*dst = *src;
+	switch (src->type)
+	{
+		case DJ_STRING:
+			dst->u.str = bstrndup(b, src->u.str, src->len);
+			break;
+		case DJ_NUMBER:
+			dst->u.num = bstrndup(b, src->u.num, src->len);
+			break;
+		case DJ_ARRAY:
+			{
+				DjValue    *items = MemoryContextAlloc(b->cxt, sizeof(DjValue) *
+													   Max(src->len, 1));
+
+				for (i = 0; i < src->len; i++)
+					copy_tree(b, &src->u.items[i], &items[i]);
+				dst->u.items = items;
+				break;
+			}
+		case DJ_OBJECT:
+			{
+				DjMember   *m = MemoryContextAlloc(b->cxt, sizeof(DjMember) *
+												   Max(src->len, 1));
+
+				for (i = 0; i < src->len; i++)
+				{
+					m[i].key = bstrndup(b, src->u.members[i].key,
+										src->u.members[i].keylen);
+					m[i].keylen = src->u.members[i].keylen;
+					copy_tree(b, &src->u.members[i].value, &m[i].value);
+				}
+				dst->u.members = m;
+				break;
+			}
+		default:
+			break;
+	}
+}
+
+/*
+ * Decode commitInfo.  It is free-form: fields of an unexpected type are
+ * treated as absent rather than as corruption.  The object is kept as a
+ * tree (its strings, operation's and the others', are the tree's): its
+ * JSON text is made only when asked for (DeltaCommitInfoJson).
+ */
+static void
+decode_commit_info(DeltaCommitBuilder *b, const DjValue *src)
 {
 	DeltaCommitInfo *ci;
+	DjValue    *v;
 	const DjValue *f;
 	int64_t		n;
 
-	if (v->type != DJ_OBJECT)
-		type_error("commitInfo", "(action)", "an object", v);
+	if (src->type != DJ_OBJECT)
+		type_error("commitInfo", "(action)", "an object", src);
 	ci = MemoryContextAllocZero(b->cxt, sizeof(DeltaCommitInfo));
-	ci->json = bjson(b, v);
+	v = MemoryContextAlloc(b->cxt, sizeof(DjValue));
+	copy_tree(b, src, v);
+	ci->info = v;
 	ci->is_blind_append = -1;
 	f = field(v, "operation");
 	if (f && f->type == DJ_STRING)
-		ci->operation = bstr_value(b, f);
-	f = field(v, "operationParameters");
-	if (f && f->type == DJ_OBJECT)
-		ci->operation_parameters_json = bjson(b, f);
+		ci->operation = unconstify(char *, f->u.str);
 	f = field(v, "isBlindAppend");
 	if (f && (f->type == DJ_TRUE || f->type == DJ_FALSE))
 		ci->is_blind_append = (f->type == DJ_TRUE) ? 1 : 0;
 	f = field(v, "isolationLevel");
 	if (f && f->type == DJ_STRING)
-		ci->isolation_level = bstr_value(b, f);
+		ci->isolation_level = unconstify(char *, f->u.str);
 	f = field(v, "readVersion");
 	if (f && f->type == DJ_NUMBER && dj_to_int64(f, &n))
 	{
@@ -703,7 +755,7 @@ decode_commit_info(DeltaCommitBuilder *b, const DjValue *v)
 	}
 	f = field(v, "engineInfo");
 	if (f && f->type == DJ_STRING)
-		ci->engine_info = bstr_value(b, f);
+		ci->engine_info = unconstify(char *, f->u.str);
 	f = field(v, "timestamp");
 	if (f && f->type == DJ_NUMBER && dj_to_int64(f, &n))
 	{
@@ -726,8 +778,28 @@ decode_commit_info(DeltaCommitBuilder *b, const DjValue *v)
 	}
 	f = field(v, "txnId");
 	if (f && f->type == DJ_STRING)
-		ci->txn_id = bstr_value(b, f);
+		ci->txn_id = unconstify(char *, f->u.str);
 	b->commit_info = ci;
+}
+
+/*
+ * DeltaCommitInfoJson: see actions.h.
+ */
+char *
+DeltaCommitInfoJson(const DeltaCommitInfo *ci)
+{
+	return dc_dj_to_json(ci->info);
+}
+
+/*
+ * DeltaCommitInfoOperationParametersJson: see actions.h.
+ */
+char *
+DeltaCommitInfoOperationParametersJson(const DeltaCommitInfo *ci)
+{
+	const DjValue *f = field(ci->info, "operationParameters");
+
+	return f && f->type == DJ_OBJECT ? dc_dj_to_json(f) : NULL;
 }
 
 /* Decode txn. */

@@ -112,6 +112,19 @@ extern void DeltaCommitBuilderInit(DeltaCommitBuilder *b, int64 version);
  */
 extern void DeltaDecodeAction(DeltaCommitBuilder *b, const DjValue *action);
 
+/*
+ * The compact JSON text of a commitInfo object (palloc'd in
+ * CurrentMemoryContext): the text the JSON of the log line it was decoded
+ * from is written back as.
+ */
+extern char *DeltaCommitInfoJson(const DeltaCommitInfo *ci);
+
+/*
+ * The compact JSON text of its operationParameters (palloc'd in
+ * CurrentMemoryContext), or NULL when it has none that is an object.
+ */
+extern char *DeltaCommitInfoOperationParametersJson(const DeltaCommitInfo *ci);
+
 /* Produce the DeltaCommit (exactly sized arrays, in b->cxt). */
 extern DeltaCommit *DeltaCommitBuilderFinish(DeltaCommitBuilder *b);
 

@@ -652,7 +652,8 @@ load_commit_row(RowSink *sinks, Datum key, int64 version,
 		else if (ci->has_timestamp)
 			values[2] = DeltaMsToTimestampTz(ci->timestamp, &nulls[2]);
 		set_text(values, nulls, 3, ci->operation);
-		values[4] = DeltaJsonTextJsonb(ci->operation_parameters_json, &nulls[4]);
+		values[4] = DeltaJsonTextJsonb(DeltaCommitInfoOperationParametersJson(ci),
+									   &nulls[4]);
 		set_text(values, nulls, 5, ci->isolation_level);
 		if (ci->is_blind_append >= 0)
 		{
@@ -665,7 +666,7 @@ load_commit_row(RowSink *sinks, Datum key, int64 version,
 			nulls[7] = false;
 		}
 		set_text(values, nulls, 8, ci->engine_info);
-		values[9] = DeltaJsonTextJsonb(ci->json, &nulls[9]);
+		values[9] = DeltaJsonTextJsonb(DeltaCommitInfoJson(ci), &nulls[9]);
 		n++;
 	}
 	sink_put(&sinks[TR_COMMITS], values, nulls);

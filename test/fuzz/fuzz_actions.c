@@ -79,10 +79,10 @@ check_commit(const DeltaCommit *c)
 	}
 	if (c->commit_info)
 	{
-		FUZZ_ASSERT(c->commit_info->json != NULL);
-		check_str(c->commit_info->json);
+		FUZZ_ASSERT(c->commit_info->info != NULL);
+		check_str(DeltaCommitInfoJson(c->commit_info));
 		check_str(c->commit_info->operation);
-		check_str(c->commit_info->operation_parameters_json);
+		check_str(DeltaCommitInfoOperationParametersJson(c->commit_info));
 		check_str(c->commit_info->isolation_level);
 		check_str(c->commit_info->engine_info);
 		check_str(c->commit_info->txn_id);

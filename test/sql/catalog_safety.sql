@@ -177,6 +177,69 @@ SELECT deltacc.commit(pg_temp.p('cm'), 0,
 SELECT version, in_commit_timestamp = date_trunc('milliseconds', ratified_at) AS ict_is_ratified_at
   FROM deltacc.ratified_commits(pg_temp.p('cm'));
 
+-- ---------------------------------------------------------------------------
+-- Several winners: each compared with the loser's removes and reads
+-- ---------------------------------------------------------------------------
+\! cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$SAFETY_DIR/wr" && mkdir -p "$SAFETY_DIR/wr/_delta_log/_staged_commits" && chmod -R a+rwX "$SAFETY_DIR/wr"
+SELECT deltacc.register_table(pg_temp.p('wr'));
+-- versions 2 and 3 remove a.parquet, then c.parquet (written %-encoded)
+SELECT deltacc.commit(pg_temp.p('wr'), 1,
+  '[{"commitInfo":{"operation":"DELETE","txnId":"wr-2"}},{"remove":{"path":"a.parquet","dataChange":true}}]',
+  ARRAY['id < 100']) AS version;
+SELECT deltacc.commit(pg_temp.p('wr'), 2,
+  '[{"commitInfo":{"operation":"DELETE","txnId":"wr-3"}},{"remove":{"path":"%63.parquet","dataChange":true}}]',
+  ARRAY['id >= 200']) AS version;
+-- must still conflict: a writer that read b.parquet at version 1 and
+-- removes a.parquet and c.parquet meets both winners (the second one
+-- too: the loser's removes are compared with every winner's)
+SELECT winning_version, conflict, path FROM deltacc.conflicts(pg_temp.p('wr'), 1,
+  ARRAY['id BETWEEN 100 AND 199'],
+  '[{"commitInfo":{"operation":"DELETE"}},{"remove":{"path":"a.parquet","dataChange":true}},{"remove":{"path":"c.parquet","dataChange":true}}]')
+  ORDER BY 1;
+-- must still conflict: a writer that read c.parquet at version 2 (an
+-- append) meets version 3's remove of it
+SELECT winning_version, conflict, path FROM deltacc.conflicts(pg_temp.p('wr'), 2,
+  ARRAY['id >= 200'],
+  '[{"commitInfo":{"operation":"WRITE"}},{"add":{"path":"e.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]');
+SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 1,
+  '[{"commitInfo":{"operation":"DELETE","txnId":"wr-x"}},{"remove":{"path":"c.parquet","dataChange":true}}]',
+  ARRAY['id BETWEEN 100 AND 199'])$q$, pg_temp.p('wr')));
+
+-- ---------------------------------------------------------------------------
+-- The catalog's rows: written directly only while the tables are as the
+-- extension makes them
+-- ---------------------------------------------------------------------------
+SELECT version, txn_id, in_commit_timestamp IS NULL AS no_ict, staged_path,
+       content_sha256 = sha256(content) AS sha_ok, published_at
+  FROM deltacc.ratified_commits WHERE table_path = pg_temp.p('wr') ORDER BY version;
+SELECT latest_version, published_version, table_id
+  FROM deltacc.managed_tables WHERE table_path = pg_temp.p('wr');
+-- a trigger on ratified_commits fires for the commit's row (the
+-- statement writes it)
+CREATE FUNCTION public.regress_saw_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	RAISE NOTICE 'trigger saw version % (%)', NEW.version, NEW.txn_id;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER regress_saw AFTER INSERT ON deltacc.ratified_commits
+  FOR EACH ROW EXECUTE FUNCTION public.regress_saw_commit();
+SELECT deltacc.commit(pg_temp.p('wr'), 3,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"wr-4","isBlindAppend":true}}]') AS version;
+DROP TRIGGER regress_saw ON deltacc.ratified_commits;
+DROP FUNCTION public.regress_saw_commit();
+-- a CHECK constraint the extension does not make is still enforced
+ALTER TABLE deltacc.ratified_commits
+  ADD CONSTRAINT regress_not_wr5 CHECK (txn_id <> 'wr-5') NOT VALID;
+SELECT split_part(pg_temp.try(format($q$SELECT deltacc.commit(%L, 4,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"wr-5","isBlindAppend":true}}]')$q$,
+  pg_temp.p('wr'))), E'\n', 1) AS refused;
+ALTER TABLE deltacc.ratified_commits DROP CONSTRAINT regress_not_wr5;
+SELECT deltacc.commit(pg_temp.p('wr'), 4,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"wr-5","isBlindAppend":true}}]') AS version;
+SELECT version, txn_id FROM deltacc.ratified_commits
+ WHERE table_path = pg_temp.p('wr') AND version >= 4 ORDER BY version;
+SELECT latest_version FROM deltacc.managed_tables WHERE table_path = pg_temp.p('wr');
+
 -- the catalog's state at the end; the suite's tables are forgotten
 SELECT replace(table_path, current_setting('catalog_test.dir'), '<dir>') AS table_path,
        latest_version, published_version
