@@ -107,6 +107,11 @@ run() {
 		call="SELECT bench_update('$t', :slot, '$mode');"
 	fi
 	printf '\\set slot %s\n%s\n' "$slot_expr" "$call" > "$WORK/$name.sql"
+	# Start each configuration quiet: the previous one's dead rows vacuumed
+	# and its dirty pages written, so that neither autovacuum nor the
+	# checkpointer works through them during this one.
+	q "VACUUM" >/dev/null
+	q "CHECKPOINT" >/dev/null
 	local pub=
 	if [ "${4:-}" = publish ]; then
 		(while [ ! -e "$WORK/$name.done" ]; do
@@ -174,6 +179,7 @@ run hot-floor hot floor
 	echo "(caught in the wrapper).  deltacc.max_unpublished_versions was raised to"
 	echo "1000000 for the run; nothing was published during it, except in"
 	echo "disjoint-stats-published, where a loop calls deltacc.publish every 0.2 s."
+	echo "Each configuration starts after a VACUUM and a CHECKPOINT of the database."
 	echo
 	echo "| configuration | slots | mode | transactions | commits | commits/s | aborts | p50 ms | p90 ms | p99 ms |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
