@@ -782,7 +782,7 @@ span_int(const ScanSpan *span, int64 *v)
 	const char *q = span->p;
 	const char *end = span->p + span->len;
 	bool		neg = false;
-	int64		acc = 0;
+	uint64		acc;
 
 	if (span->type != DJ_NUMBER)
 		return false;
@@ -791,15 +791,10 @@ span_int(const ScanSpan *span, int64 *v)
 		neg = true;
 		q++;
 	}
-	if (q >= end || end - q > 18)
+	/* (a number token's: false for a fraction or an exponent) */
+	if (!dj_number_token_int(q, end - q, &acc))
 		return false;
-	for (; q < end; q++)
-	{
-		if ((unsigned char) (*q - '0') > 9)
-			return false;		/* a fraction or an exponent */
-		acc = acc * 10 + (*q - '0');
-	}
-	*v = neg ? -acc : acc;
+	*v = neg ? -(int64) acc : (int64) acc;
 	return true;
 }
 
