@@ -890,7 +890,7 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
  * fl_plain_int takes it: an integer of at most 18 digits without fraction
  * or exponent (JSON's grammar already refuses leading zeros).
  */
-static inline bool
+static pg_attribute_always_inline bool
 line_slot_int(const char *t, size_t len, int64 *out)
 {
 	bool		neg = (*t == '-');

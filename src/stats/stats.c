@@ -776,7 +776,7 @@ scan_number(StatsScan *sc, ScanSpan *span)
  * at most 18 digits, no fraction or exponent: dj_to_int64 gives the same
  * value for it) into *v; false for any other span.
  */
-static inline bool
+static pg_attribute_always_inline bool
 span_int(const ScanSpan *span, int64 *v)
 {
 	const char *q = span->p;
@@ -1243,6 +1243,8 @@ typedef struct PrescanShape
 	int		   *role;			/* [2 + 3 * ncols] */
 	bool		min_obj;		/* minValues / maxValues present in the */
 	bool		max_obj;		/* layout (any type) */
+	int			matched;		/* texts it took (its template from the
+								 * second on: js_build_template) */
 } PrescanShape;
 
 /* layouts a prescan remembers at once, and builds at most (for texts of
@@ -1438,6 +1440,12 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 	}
 	if (i == ps->nshapes)
 		return false;
+	if (sh->matched < 2 && ++sh->matched == 2)
+	{
+		FmtAllocator alloc = dc_fmt_allocator(sh->cxt);
+
+		(void) js_build_template(&sh->shape, &alloc);
+	}
 	if (i > 0)
 	{
 		memmove(&ps->shapes[1], &ps->shapes[0], sizeof(PrescanShape *) * i);
