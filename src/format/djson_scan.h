@@ -46,6 +46,15 @@ dj_load8(const unsigned char *s)
 	return x;
 }
 
+static inline uint32_t
+dj_load4(const unsigned char *s)
+{
+	uint32_t	x;
+
+	memcpy(&x, s, 4);
+	return x;
+}
+
 /* Nonzero when some byte of x equals c. */
 static inline uint64_t
 dj_has_byte(uint64_t x, unsigned char c)
@@ -297,6 +306,121 @@ dj_digit_run(const char *p, const char *end)
 	while (p < end && (unsigned char) (*p - '0') <= 9)
 		p++;
 	return p;
+}
+
+/*
+ * dj_digits8: the number that eight digit values (bytes 0 .. 9, the first,
+ * most significant, digit in the lowest byte: an 8-byte load of the digits
+ * minus '0' on a little-endian machine) stand for.
+ */
+static inline uint64_t
+dj_digits8(uint64_t x)
+{
+	x = x * 10 + (x >> 8);
+	return ((x & UINT64_C(0x000000FF000000FF)) * UINT64_C(0x000F424000000064) +
+			((x >> 16) & UINT64_C(0x000000FF000000FF)) *
+			UINT64_C(0x0000271000000001)) >> 32;
+}
+
+/* dj_digits8 of the first k (1 .. 8) digit values of x */
+static inline uint64_t
+dj_digits_prefix(uint64_t x, unsigned k)
+{
+	return dj_digits8(k == 8 ? x : x << (8 * (8 - k)));
+}
+
+/*
+ * dj_digits_known: the value of the n ASCII digits at p[0 .. n), which
+ * the caller knows are digits (1 <= n <= 18, so it fits an int64).  Reads
+ * only p[0 .. n), a word at a time (little-endian machines; elsewhere a
+ * digit at a time).
+ */
+static DJ_ALWAYS_INLINE uint64_t
+dj_digits_known(const char *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *) p;
+	uint64_t	acc = 0;
+	size_t		i;
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 8)
+	{
+		const uint64_t zeros = DJ_ONES * '0';
+
+		acc = dj_digits8(dj_load8(s + n - 8) - zeros);
+		if (n > 16)
+			acc += dj_digits8(dj_load8(s + n - 16) - zeros) *
+				UINT64_C(100000000) +
+				dj_digits_prefix(dj_load8(s) - zeros, (unsigned) (n - 16)) *
+				UINT64_C(10000000000000000);
+		else if (n > 8)
+			acc += dj_digits_prefix(dj_load8(s) - zeros, (unsigned) (n - 8)) *
+				UINT64_C(100000000);
+		return acc;
+	}
+	if (n >= 4)
+	{
+		/* the first and the last four digits (they overlap below 8) */
+		acc = dj_digits_prefix((uint64_t) (dj_load4(s + n - 4) -
+										   UINT32_C(0x30303030)), 4);
+		if (n > 4)
+			acc += dj_digits_prefix((uint64_t) (dj_load4(s) -
+												UINT32_C(0x30303030)),
+									(unsigned) (n - 4)) * 10000;
+		return acc;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		acc = acc * 10 + (unsigned) (s[i] - '0');
+	return acc;
+}
+
+/*
+ * dj_number_token_int: p[0 .. n) is the part after the sign of a JSON
+ * number token (dj_number_end's: digits, and maybe '.', 'e', 'E', '+',
+ * '-'); true with its value in *v when it is 1 to 18 digits, a plain
+ * integer; false for a fraction, an exponent or more digits.  Of those
+ * bytes only the digits have the high nibble 3, so one test on a word
+ * tells them apart.  Reads only p[0 .. n).
+ */
+static DJ_ALWAYS_INLINE bool
+dj_number_token_int(const char *p, size_t n, uint64_t *v)
+{
+	const unsigned char *s = (const unsigned char *) p;
+	size_t		i;
+
+	if (n == 0 || n > 18)
+		return false;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 8)
+	{
+		const uint64_t nib = DJ_ONES * 0xf0;
+		const uint64_t three = DJ_ONES * 0x30;
+		uint64_t	bad = ((dj_load8(s) & nib) ^ three) |
+			((dj_load8(s + n - 8) & nib) ^ three);
+
+		if (n > 16)
+			bad |= (dj_load8(s + n - 16) & nib) ^ three;
+		if (bad != 0)
+			return false;
+		*v = dj_digits_known(p, n);
+		return true;
+	}
+	if (n >= 4)
+	{
+		if ((((dj_load4(s) & UINT32_C(0xf0f0f0f0)) ^ UINT32_C(0x30303030)) |
+			 ((dj_load4(s + n - 4) & UINT32_C(0xf0f0f0f0)) ^
+			  UINT32_C(0x30303030))) != 0)
+			return false;
+		*v = dj_digits_known(p, n);
+		return true;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		if ((unsigned) (s[i] - '0') > 9)
+			return false;
+	*v = dj_digits_known(p, n);
+	return true;
 }
 
 /*

@@ -47,6 +47,8 @@ struct JsPiece
 	size_t		ulit_len;
 	size_t		slot_off;		/* the slot's token in the model */
 	JsSlotKind	kind;			/* the model's kind (words: any word) */
+	size_t		mlen;			/* the model's token: its length */
+	JsSlotKind	mkind;			/* and its kind (words: which word) */
 
 	/*
 	 * A literal of at most JS_SHORT_LIT bytes, padded with zeros, and the
@@ -338,6 +340,92 @@ js_unescape_quotes(char *dst, const char *src, size_t len)
 	return o;
 }
 
+/* template byte classes (see JsShape.tmpl_lo) */
+static void
+js_tmpl_set(JsShape *shape, size_t at, size_t n, unsigned char lo,
+			unsigned char hi, bool plain)
+{
+	memset(shape->tmpl_lo + at, lo, n);
+	memset(shape->tmpl_hi + at, hi, n);
+	memset(shape->tmpl_plain + at, plain ? 0xff : 0, n);
+}
+
+/* template bytes [at, at + n) that are the model's bytes themselves */
+static void
+js_tmpl_exact(JsShape *shape, const char *m, size_t at, size_t n)
+{
+	memcpy(shape->tmpl_lo + at, m + at, n);
+	memcpy(shape->tmpl_hi + at, m + at, n);
+	memset(shape->tmpl_plain + at, 0, n);
+}
+
+/*
+ * js_tmpl_slot: the template of slot pc's bytes: those a token of the
+ * model's kind and length may have at each place, such that a text whose
+ * bytes there pass (and whose next literal follows) has a token there
+ * that the walk takes with these very bounds.  A string: plain bytes
+ * (dj_plain: the walk's plain run then ends at the next literal's quote);
+ * a number: the model's sign and point where the model has them, digits
+ * elsewhere, the first of an integer part of two digits or more not 0
+ * (JSON's grammar: the walk's greedy token then ends where the model's
+ * did, before a literal byte no number continues with); a word: the
+ * model's word.  A string with escapes or UTF-8 and a number with an
+ * exponent have no template (their bytes refuse all).
+ */
+static void
+js_tmpl_slot(JsShape *shape, const char *m, const JsPiece *pc)
+{
+	size_t		at = pc->slot_off;
+	size_t		end = at + pc->mlen;
+	size_t		k;
+
+	if (pc->mkind == JS_SLOT_STRING)
+	{
+		for (k = at; k < end; k++)
+			if (!dj_plain[(unsigned char) m[k]])
+			{
+				js_tmpl_set(shape, at, pc->mlen, 0xff, 0x00, false);
+				return;
+			}
+		js_tmpl_set(shape, at, pc->mlen, 0x20, 0x7e, true);
+	}
+	else if (pc->mkind == JS_SLOT_NUMBER)
+	{
+		size_t		int_end;
+
+		for (k = at; k < end; k++)
+			if (m[k] == 'e' || m[k] == 'E')
+			{
+				js_tmpl_set(shape, at, pc->mlen, 0xff, 0x00, false);
+				return;
+			}
+		k = at;
+		if (m[k] == '-')
+		{
+			js_tmpl_set(shape, k, 1, '-', '-', false);
+			k++;
+		}
+		int_end = k;
+		while (int_end < end && m[int_end] >= '0' && m[int_end] <= '9')
+			int_end++;
+		if (int_end - k > 1)
+		{
+			js_tmpl_set(shape, k, 1, '1', '9', false);
+			k++;
+		}
+		js_tmpl_set(shape, k, int_end - k, '0', '9', false);
+		if (int_end < end)
+		{
+			/* the point and the fraction's digits */
+			js_tmpl_set(shape, int_end, 1, '.', '.', false);
+			js_tmpl_set(shape, int_end + 1, end - int_end - 1, '0', '9',
+						false);
+		}
+	}
+	else
+		js_tmpl_exact(shape, m, at, pc->mlen);
+}
+
 /* See jshape.h. */
 bool
 js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
@@ -363,6 +451,16 @@ js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
 	memcpy(model, p, len);
 	if (js_split(model, len, quoting, shape->pieces) != nslots)
 		return false;			/* cannot happen: the same bytes */
+	for (i = 0; i < nslots; i++)
+	{
+		JsPiece    *pc = &shape->pieces[i];
+
+		pc->mlen = shape->pieces[i + 1].lit_off - pc->slot_off;
+		pc->mkind = pc->kind;
+		if (pc->kind == JS_SLOT_NULL)
+			pc->mkind = model[pc->slot_off] == 't' ? JS_SLOT_TRUE :
+				model[pc->slot_off] == 'f' ? JS_SLOT_FALSE : JS_SLOT_NULL;
+	}
 	for (i = 0; i <= nslots; i++)
 	{
 		JsPiece    *pc = &shape->pieces[i];
@@ -390,6 +488,37 @@ js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
 	shape->nslots = nslots;
 	shape->model = model;
 	shape->model_len = len;
+	return true;
+}
+
+/* See jshape.h. */
+bool
+js_build_template(JsShape *shape, const FmtAllocator *alloc)
+{
+	size_t		len = shape->model_len;
+	int			i;
+
+	if (shape->tmpl_lo != NULL)
+		return true;
+	shape->tmpl_lo = fmt_alloc(alloc, len + 32);
+	shape->tmpl_hi = fmt_alloc(alloc, len + 32);
+	shape->tmpl_plain = fmt_alloc(alloc, len + 32);
+	if (shape->tmpl_lo == NULL || shape->tmpl_hi == NULL ||
+		shape->tmpl_plain == NULL)
+	{
+		shape->tmpl_lo = NULL;
+		return false;
+	}
+	/* the 32 bytes after the model refuse all */
+	js_tmpl_set(shape, len, 32, 0xff, 0x00, false);
+	for (i = 0; i <= shape->nslots; i++)
+	{
+		const JsPiece *pc = &shape->pieces[i];
+
+		js_tmpl_exact(shape, shape->model, pc->lit_off, pc->lit_len);
+		if (i < shape->nslots)
+			js_tmpl_slot(shape, shape->model, pc);
+	}
 	return true;
 }
 
@@ -518,6 +647,55 @@ js_plain_run_avx2(const char *p, const char *end)
 }
 #endif
 
+#ifdef JS_AVX2
+/*
+ * js_tmpl_run_avx2: how many bytes of the text from pos on pass the
+ * shape's template from model offset mo on (JsShape.tmpl_lo), thirty-two
+ * at a time while the text has thirty-two more; the first byte that does
+ * not pass ends the count.  (mo + the count never passes model_len: the
+ * template's last 32 bytes refuse all, so each load of 32 stays inside.)
+ */
+__attribute__((target("avx2")))
+static inline size_t
+js_tmpl_run_avx2(const JsShape *shape, size_t mo, const char *pos,
+				 const char *end)
+{
+	size_t		n = 0;
+
+	while (end - (pos + n) >= 32)
+	{
+		__m256i		t = _mm256_loadu_si256((const __m256i *) (pos + n));
+		__m256i		lo = _mm256_loadu_si256((const __m256i *) (shape->tmpl_lo + mo + n));
+		__m256i		hi = _mm256_loadu_si256((const __m256i *) (shape->tmpl_hi + mo + n));
+		__m256i		pl = _mm256_loadu_si256((const __m256i *) (shape->tmpl_plain + mo + n));
+		__m256i		in = _mm256_and_si256(
+			_mm256_cmpeq_epi8(_mm256_max_epu8(t, lo), t),
+			_mm256_cmpeq_epi8(_mm256_min_epu8(t, hi), t));
+		__m256i		qb = _mm256_and_si256(pl, _mm256_or_si256(
+			_mm256_cmpeq_epi8(t, _mm256_set1_epi8('"')),
+			_mm256_cmpeq_epi8(t, _mm256_set1_epi8('\\'))));
+		uint32_t	bad = ~(uint32_t) _mm256_movemask_epi8(in) |
+			(uint32_t) _mm256_movemask_epi8(qb);
+
+		if (bad != 0)
+			return n + (size_t) __builtin_ctz(bad);
+		n += 32;
+	}
+	return n;
+}
+#endif
+
+/* the walk without AVX2 uses no template */
+static inline size_t
+js_tmpl_run(const JsShape *shape, size_t mo, const char *pos, const char *end)
+{
+	(void) shape;
+	(void) mo;
+	(void) pos;
+	(void) end;
+	return 0;
+}
+
 /* fn##_avx2 args when wide, else fn args */
 #ifdef JS_AVX2
 #define JS_WIDE_OR_NOT(wide, fn, args) ((wide) ? fn##_avx2 args : fn args)
@@ -557,6 +735,37 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 		pos += ll;
 		if (pc == last)
 			break;
+		if (wide && shape->tmpl_lo != NULL)
+		{
+			/*
+			 * The slots from here on that lie, with the literal after
+			 * each, inside the bytes that pass the template: their tokens
+			 * are the model's lengths, and the walk below would take them
+			 * with the same bounds (see js_tmpl_slot).  A slot followed by
+			 * an empty literal is left to the walk.
+			 */
+			const char *base = pos;
+			size_t		mo = pc->slot_off;
+			size_t		run = JS_WIDE_OR_NOT(wide, js_tmpl_run,
+											 (shape, mo, pos, end));
+
+			if (pc[1].lit_len > 0 && pc[1].lit_off + pc[1].lit_len - mo <= run)
+			{
+				do
+				{
+					sl->off = (size_t) (base - p) + (pc->slot_off - mo);
+					sl->len = pc->mlen;
+					sl->kind = pc->mkind;
+					sl->escaped = false;
+					pc++;
+					sl++;
+				} while (pc != last && pc[1].lit_len > 0 &&
+						 pc[1].lit_off + pc[1].lit_len - mo <= run);
+				pos = base + (pc->lit_off + pc->lit_len - mo);
+				if (pc == last)
+					break;
+			}
+		}
 		kind = pc->kind;
 		sl->escaped = false;
 		if (kind == JS_SLOT_NUMBER)

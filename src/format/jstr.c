@@ -301,6 +301,45 @@ put_utf8(char *o, int32_t cp)
 	return 4;
 }
 
+/*
+ * jstr_copy_plain: copy the plain bytes from *sp on (before e) to *op and
+ * move both past them.  With SSE2, sixteen bytes are stored at a time
+ * while they are looked at, plain or not: a store at o of the sixteen
+ * bytes at s (s + 16 <= e) ends before out + (e - p) (o - out <= s - p: a
+ * body never decodes to more bytes than it has), inside the room
+ * jstr_decode's caller gives; the bytes past the plain ones are
+ * overwritten by what follows or lie beyond the answer.
+ */
+static inline void
+jstr_copy_plain(const unsigned char **sp, const unsigned char *e, char **op)
+{
+	const unsigned char *s = *sp;
+	char	   *o = *op;
+
+#ifdef DJ_SSE2
+	while (e - s >= 16)
+	{
+		unsigned	m = dj_special16(s);
+
+		memcpy(o, s, 16);
+		if (m != 0)
+		{
+			unsigned	n = (unsigned) __builtin_ctz(m);
+
+			*sp = s + n;
+			*op = o + n;
+			return;
+		}
+		s += 16;
+		o += 16;
+	}
+#endif
+	while (s < e && dj_plain[*s])
+		*o++ = (char) *s++;
+	*sp = s;
+	*op = o;
+}
+
 /* See jstr.h. */
 size_t
 jstr_decode(const char *p, const char *close, JsQuoting q, char *out)
@@ -311,21 +350,20 @@ jstr_decode(const char *p, const char *close, JsQuoting q, char *out)
 
 	while (s < e)
 	{
-		const unsigned char *run = dj_plain_span(s, e);
 		int32_t		cp;
 		int			r;
 
-		memcpy(o, s, run - s);
-		o += run - s;
-		s = run;
+		jstr_copy_plain(&s, e, &o);
 		if (s >= e)
 			break;
 		if (*s >= 0x80)
 		{
 			/* (valid: accepted) */
 			int			l = dj_utf8_seq_len(s, (size_t) (e - s));
+			int			i;
 
-			memcpy(o, s, l);
+			for (i = 0; i < l; i++)
+				o[i] = (char) s[i];
 			o += l;
 			s += l;
 			continue;

@@ -513,29 +513,24 @@ bool
 fl_plain_int(const char **pp, const char *end, int64 *out)
 {
 	const char *p = *pp;
+	const char *q;
 	bool		neg = false;
-	int64		v = 0;
-	int			nd = 0;
+	uint64		v;
 
 	if (p < end && *p == '-')
 	{
 		neg = true;
 		p++;
 	}
-	if (p >= end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < end &&
-											 p[1] >= '0' && p[1] <= '9'))
+	q = dj_digit_run(p, end);
+	/* 1 to 18 digits, no leading zero, no fraction or exponent after */
+	if (q == p || (*p == '0' && q - p > 1) ||
+		(q < end && (*q == '.' || *q == 'e' || *q == 'E')) ||
+		q - p > 18)
 		return false;
-	while (p < end && *p >= '0' && *p <= '9')
-	{
-		if (++nd > 18)
-			return false;
-		v = v * 10 + (*p - '0');
-		p++;
-	}
-	if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
-		return false;
-	*out = neg ? -v : v;
-	*pp = p;
+	v = dj_digits_known(p, q - p);
+	*out = neg ? -(int64) v : (int64) v;
+	*pp = q;
 	return true;
 }
 

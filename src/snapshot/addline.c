@@ -890,24 +890,17 @@ line_shape_learn(const char *line, Size len, const FastFields *ff)
  * fl_plain_int takes it: an integer of at most 18 digits without fraction
  * or exponent (JSON's grammar already refuses leading zeros).
  */
-static inline bool
+static pg_attribute_always_inline bool
 line_slot_int(const char *t, size_t len, int64 *out)
 {
 	bool		neg = (*t == '-');
 	size_t		i = neg ? 1 : 0;
-	int64		v = 0;
+	uint64		v;
 
-	if (len - i > 18)
+	/* (a number token's: false for a fraction or an exponent) */
+	if (!dj_number_token_int(t + i, len - i, &v))
 		return false;
-	for (; i < len; i++)
-	{
-		unsigned	d = (unsigned char) t[i] - '0';
-
-		if (d > 9)
-			return false;		/* a fraction or an exponent */
-		v = v * 10 + d;
-	}
-	*out = neg ? -v : v;
+	*out = neg ? -(int64) v : (int64) v;
 	return true;
 }
 

@@ -776,13 +776,13 @@ scan_number(StatsScan *sc, ScanSpan *span)
  * at most 18 digits, no fraction or exponent: dj_to_int64 gives the same
  * value for it) into *v; false for any other span.
  */
-static inline bool
+static pg_attribute_always_inline bool
 span_int(const ScanSpan *span, int64 *v)
 {
 	const char *q = span->p;
 	const char *end = span->p + span->len;
 	bool		neg = false;
-	int64		acc = 0;
+	uint64		acc;
 
 	if (span->type != DJ_NUMBER)
 		return false;
@@ -791,15 +791,10 @@ span_int(const ScanSpan *span, int64 *v)
 		neg = true;
 		q++;
 	}
-	if (q >= end || end - q > 18)
+	/* (a number token's: false for a fraction or an exponent) */
+	if (!dj_number_token_int(q, end - q, &acc))
 		return false;
-	for (; q < end; q++)
-	{
-		if ((unsigned char) (*q - '0') > 9)
-			return false;		/* a fraction or an exponent */
-		acc = acc * 10 + (*q - '0');
-	}
-	*v = neg ? -acc : acc;
+	*v = neg ? -(int64) acc : (int64) acc;
 	return true;
 }
 
@@ -1248,6 +1243,8 @@ typedef struct PrescanShape
 	int		   *role;			/* [2 + 3 * ncols] */
 	bool		min_obj;		/* minValues / maxValues present in the */
 	bool		max_obj;		/* layout (any type) */
+	int			matched;		/* texts it took (its template from the
+								 * second on: js_build_template) */
 } PrescanShape;
 
 /* layouts a prescan remembers at once, and builds at most (for texts of
@@ -1443,6 +1440,12 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 	}
 	if (i == ps->nshapes)
 		return false;
+	if (sh->matched < 2 && ++sh->matched == 2)
+	{
+		FmtAllocator alloc = dc_fmt_allocator(sh->cxt);
+
+		(void) js_build_template(&sh->shape, &alloc);
+	}
 	if (i > 0)
 	{
 		memmove(&ps->shapes[1], &ps->shapes[0], sizeof(PrescanShape *) * i);

@@ -234,3 +234,62 @@ UNIT_TEST(djson_number_end_matches_the_grammar)
 				   ref_number_end(buf + start, buf + len));
 	}
 }
+
+/*
+ * dj_number_token_int and dj_digits_known (a word at a time) against a
+ * digit-at-a-time oracle: every length from 0 to 20, runs of the bytes a
+ * number token has after its sign (mostly digits), between digits (so
+ * that a read outside the run would change the answer).
+ */
+UNIT_TEST(djson_number_token_int_oracle)
+{
+	static const char others[] = ".eE+-";
+	uint32_t	seed = 99;
+	int			iter;
+
+	for (iter = 0; iter < 300000; iter++)
+	{
+		char		buf[48];
+		size_t		n = (unit_next(&seed) >> 16) % 21;
+		size_t		at = 8 + (unit_next(&seed) >> 16) % 8;
+		size_t		i;
+		int			k;
+		int			nother = (int) ((unit_next(&seed) >> 16) % 3);
+		uint64_t	got = 0;
+		uint64_t	want = 0;
+		bool		ok = n >= 1 && n <= 18;
+		bool		r;
+
+		for (i = 0; i < sizeof(buf); i++)
+			buf[i] = (char) ('0' + (unit_next(&seed) >> 16) % 10);
+		for (k = 0; k < nother && n > 0; k++)
+			buf[at + (unit_next(&seed) >> 16) % n] =
+				others[(unit_next(&seed) >> 16) % (sizeof(others) - 1)];
+		for (i = 0; i < n; i++)
+		{
+			unsigned	d = (unsigned char) buf[at + i] - '0';
+
+			if (d > 9)
+				ok = false;
+			want = want * 10 + d;
+		}
+		r = dj_number_token_int(buf + at, n, &got);
+		UNIT_CHECK(r == ok);
+		if (r && ok)
+			UNIT_CHECK(got == want);
+		if (ok)
+			UNIT_CHECK(dj_digits_known(buf + at, n) == want);
+	}
+	{
+		uint64_t	v = 0;
+
+		UNIT_CHECK(dj_number_token_int("999999999999999999", 18, &v) &&
+				   v == UINT64_C(999999999999999999));
+		UNIT_CHECK(dj_number_token_int("000000000000000001", 18, &v) &&
+				   v == 1);
+		UNIT_CHECK(!dj_number_token_int("1234567890123456789", 19, &v));
+		UNIT_CHECK(!dj_number_token_int("12345678.5", 10, &v));
+		UNIT_CHECK(!dj_number_token_int("1e5", 3, &v));
+		UNIT_CHECK(dj_number_token_int("7", 1, &v) && v == 7);
+	}
+}

@@ -506,3 +506,165 @@ UNIT_TEST(jshape_string_slot_takes_plain_bytes)
 	js_use_wide(true);
 	fmt_arena_free_all(&arena);
 }
+
+/*
+ * The AVX2 walk takes a run of the model's own token lengths 32 bytes at
+ * a time against the shape's template (js_build_template); the walk without AVX2
+ * goes token by token.  Both must say the same of every text: the same
+ * answer, length and slots.  Texts: the model with each slot's token
+ * replaced by one of its kind, of the model's length or another (numbers
+ * with signs, points, leading zeros and exponents, strings with quotes,
+ * escapes and UTF-8, any word), some with one byte changed; at one level
+ * and inside a string.
+ */
+static const char *const tmpl_numbers[] = {
+	"0", "7", "12", "01", "-3", "-0", "10", "99", "123456", "1234567890",
+	"12345678901234567", "3.5", "0.25", "12.75", "1e5", "2E-3", "-1.5e+2",
+	"1.", ".5", "--1", "1.2.3", "00", "5a"
+};
+static const char *const tmpl_strings[] = {
+	"", "a", "ab", "abcdefgh", "customer-0123456", "customer-012345X",
+	"eu-west-1", "2024-04-08T08:10:26.465Z", "x\\ny", "caf\xc3\xa9",
+	"q\\\"q", "\\u00e9", "tab\\tsep", "a\"b", "\x01", "0123456789abcdef0123"
+};
+
+static size_t
+tmpl_text(uint32_t *seed, const JsShape *sh, const char *model, bool esc,
+		  char *out)
+{
+	JsSlot		slots[64];
+	size_t		consumed;
+	size_t		o = 0;
+	size_t		from = 0;
+	int			i;
+
+	if (!js_match(sh, model, model + strlen(model), slots, &consumed, NULL,
+				  NULL))
+		return 0;
+	for (i = 0; i < sh->nslots; i++)
+	{
+		const char *tok = NULL;
+		char		tmp[64];
+		unsigned	pick = (unit_next(seed) >> 16) % 4;
+
+		memcpy(out + o, model + from, slots[i].off - from);
+		o += slots[i].off - from;
+		if (pick == 0)
+			tok = NULL;			/* the model's own token */
+		else if (slots[i].kind == JS_SLOT_NUMBER)
+			tok = tmpl_numbers[(unit_next(seed) >> 16) %
+							   (sizeof(tmpl_numbers) / sizeof(tmpl_numbers[0]))];
+		else if (slots[i].kind == JS_SLOT_STRING)
+		{
+			const char *s = tmpl_strings[(unit_next(seed) >> 16) %
+										 (sizeof(tmpl_strings) / sizeof(tmpl_strings[0]))];
+			size_t		k,
+						t = 0;
+
+			/* inside a string every quote is written backslash + '"' */
+			for (k = 0; s[k] && t + 2 < sizeof(tmp); k++)
+			{
+				if (esc && (s[k] == '"' || s[k] == '\\'))
+					tmp[t++] = '\\';
+				tmp[t++] = s[k];
+			}
+			tmp[t] = '\0';
+			tok = tmp;
+		}
+		else
+			tok = (const char *[]) {"true", "false", "null"}[pick % 3];
+		if (tok == NULL)
+		{
+			memcpy(out + o, model + slots[i].off, slots[i].len);
+			o += slots[i].len;
+		}
+		else
+		{
+			memcpy(out + o, tok, strlen(tok));
+			o += strlen(tok);
+		}
+		from = slots[i].off + slots[i].len;
+	}
+	memcpy(out + o, model + from, strlen(model) - from);
+	o += strlen(model) - from;
+	if ((unit_next(seed) >> 16) % 4 == 0)
+		out[(unit_next(seed) >> 16) % o] =
+			"0a\"\\,:}{ .-e1"[(unit_next(seed) >> 16) % 13];
+	return o;
+}
+
+UNIT_TEST(jshape_template_walk_matches_token_walk)
+{
+	/* three texts at one level, then one inside a string (its last) */
+	static const char *const models[] = {
+		"{\"add\":{\"path\":\"part-00000-ff02809b-8c46-4686-acfc-b5212f0d35da-c000.zstd.parquet\",\"partitionValues\":{},\"size\":1980359,\"modificationTime\":1714521900000,\"dataChange\":true,\"stats\":",
+		"{\"a\":1,\"b\":[1,2,3,-4.5,0,10],\"c\":\"xyzxyzxyzxyzxyzxyzxyz\",\"d\":{\"e\":null,\"f\":false,\"g\":true},\"h\":\"\",\"i\":12.25}",
+		"[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36]",
+		"{\\\"numRecords\\\":53419,\\\"minValues\\\":{\\\"id\\\":6194099893,\\\"event_time\\\":\\\"2024-04-08T08:10:26.465Z\\\",\\\"customer\\\":\\\"customer-0308247\\\",\\\"amount\\\":46.5077,\\\"score\\\":0.066885},\\\"maxValues\\\":{\\\"id\\\":6194953143,\\\"event_time\\\":\\\"2024-04-08T08:16:28.276Z\\\",\\\"customer\\\":\\\"customer-0673784\\\",\\\"amount\\\":3018.1212,\\\"score\\\":0.671973},\\\"nullCount\\\":{\\\"id\\\":0,\\\"event_time\\\":0,\\\"customer\\\":5,\\\"amount\\\":1,\\\"score\\\":56},\\\"tightBounds\\\":true}\"}}",
+	};
+	FmtArena	arena;
+	FmtAllocator a;
+	uint32_t	seed = 31337;
+	int			m;
+	int			iter;
+	int			matched = 0;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	for (m = 0; m < 4; m++)
+	{
+		bool		esc = m == 3;
+		const char *model = models[m];
+		size_t		mlen = strlen(model);
+		JsShape		sh;
+
+		/* the escaped model: the text up to its string's closing quote */
+		if (esc)
+			mlen = strstr(model, "}\"}}") + 1 - model;
+		{
+			char	   *copy = fmt_alloc(&a, mlen + 1);
+
+			memcpy(copy, model, mlen);
+			copy[mlen] = '\0';
+			model = copy;
+		}
+		UNIT_CHECK(js_build(&sh, model, mlen, esc ? JS_ESCAPED : JS_PLAIN, &a));
+		UNIT_CHECK(js_build_template(&sh, &a));
+		for (iter = 0; iter < 20000; iter++)
+		{
+			char		buf[4096];
+			char		text[4096];
+			size_t		n = tmpl_text(&seed, &sh, model, esc, text);
+			size_t		tail = (unit_next(&seed) >> 16) % 3 == 0 ? 0 : 40;
+			JsSlot		s1[64],
+						s2[64];
+			size_t		c1 = 0,
+						c2 = 0;
+			bool		m1,
+						m2;
+			int			i;
+
+			/* the text ends the buffer, or bytes follow it */
+			memset(buf, '}', sizeof(buf));
+			memcpy(buf + sizeof(buf) - tail - n, text, n);
+			js_use_wide(true);
+			m1 = js_match(&sh, buf + sizeof(buf) - tail - n, buf + sizeof(buf),
+						  s1, &c1, NULL, NULL);
+			js_use_wide(false);
+			m2 = js_match(&sh, buf + sizeof(buf) - tail - n, buf + sizeof(buf),
+						  s2, &c2, NULL, NULL);
+			UNIT_CHECK(m1 == m2);
+			if (!m1 || !m2)
+				continue;
+			matched++;
+			UNIT_CHECK(c1 == c2);
+			for (i = 0; i < sh.nslots; i++)
+				UNIT_CHECK(s1[i].off == s2[i].off && s1[i].len == s2[i].len &&
+						   s1[i].kind == s2[i].kind &&
+						   s1[i].escaped == s2[i].escaped);
+		}
+	}
+	js_use_wide(true);
+	UNIT_CHECK(matched > 5000);
+	fmt_arena_free_all(&arena);
+}

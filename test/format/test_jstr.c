@@ -222,3 +222,57 @@ UNIT_TEST(jstr_cases)
 	UNIT_CHECK(jstr_end(t, t + strlen(t), JS_PLAIN, NULL) == NULL);
 	UNIT_CHECK(jstr_end(t, t + strlen(t), JS_ESCAPED, NULL) == NULL);
 }
+
+/*
+ * jstr_decode writes sixteen bytes at a time while it looks at them: on
+ * long bodies (plain runs past sixteen bytes between escapes and UTF-8)
+ * its answer is still djson's, and nothing is written past the room its
+ * caller gives (close - p bytes: the canary after them stays).
+ */
+UNIT_TEST(jstr_decode_long_bodies_in_room)
+{
+	uint32_t	seed = 4242;
+	int			iter;
+	int			accepted = 0;
+	int			wide = 0;
+
+	for (iter = 0; iter < 50000; iter++)
+	{
+		char		text[4096];
+		char		room[4096 + 32];
+		size_t		len;
+		const char *close;
+		const char *ref = NULL;
+		size_t		reflen = 0;
+		size_t		n;
+		size_t		i;
+		bool		canary = true;
+		FmtArena	arena;
+
+		text[0] = '"';
+		len = 1 + random_body(&seed, text + 1, 60);
+		text[len++] = '"';
+		close = jstr_end(text + 1, text + len, JS_PLAIN, NULL);
+		if (close == NULL)
+			continue;
+		fmt_arena_init(&arena, 0);
+		if (!parse_string_text(text, (close - text) + 1, &arena, &ref, &reflen))
+		{
+			UNIT_CHECK(false);
+			fmt_arena_free_all(&arena);
+			continue;
+		}
+		memset(room, 0x5a, sizeof(room));
+		n = jstr_decode(text + 1, close, JS_PLAIN, room);
+		UNIT_CHECK(n == reflen && memcmp(room, ref, n) == 0);
+		for (i = (size_t) (close - (text + 1)); i < sizeof(room); i++)
+			if ((unsigned char) room[i] != 0x5a)
+				canary = false;
+		UNIT_CHECK(canary);
+		accepted++;
+		if (close - (text + 1) > 48)
+			wide++;
+		fmt_arena_free_all(&arena);
+	}
+	UNIT_CHECK(accepted > 1000 && wide > 500);
+}

@@ -121,7 +121,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fmt_arena_init(&arena, 1 << 24);
 	a = fmt_arena_allocator(&arena);
-	if (js_build(&sh, text, mlen, JS_PLAIN, &a))
+	/* (the wide walk with the template: check_output compares the two) */
+	if (js_build(&sh, text, mlen, JS_PLAIN, &a) &&
+		js_build_template(&sh, &a))
 	{
 		slots = malloc(sizeof(JsSlot) * (sh.nslots + 1));
 		out = malloc(mlen + clen + 1);
@@ -137,7 +139,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(out);
 	}
 	/* escaped quoting: must never read out of bounds whatever it gets */
-	if (js_build(&sh, text, mlen, JS_ESCAPED, &a))
+	if (js_build(&sh, text, mlen, JS_ESCAPED, &a) &&
+		js_build_template(&sh, &a))
 	{
 		slots = malloc(sizeof(JsSlot) * (sh.nslots + 1));
 		out = malloc(clen + 1);

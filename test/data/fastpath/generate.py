@@ -27,6 +27,15 @@ the variety real writers produce, for the fast paths' hit counters
     quote_as_u0022     a statistics string closed by \\u0022 at the line's
                        level (valid twice over, not provable by the scanners)
 
+- tpl_<case>/: versions 0 to 2 of variety/, then version 3: four add lines
+  of one layout whose values keep their lengths from line to line (the
+  AVX2 walk takes their statistics 32 bytes at a time against the
+  prescan shape's template, src/format/jshape.h), then one of the same
+  layout whose number of the same length has a leading zero (not JSON):
+    zero_stats         the statistics' minValues id 90000 written 09000 (no
+                       statistics: a conflict check keeps the file)
+    zero_size          the line's size 9090 written 0909 (the parser's error)
+
 Run: python3 test/data/fastpath/generate.py (deterministic output; the
 generated logs are committed so the tests never need Python).
 """
@@ -301,6 +310,17 @@ def main():
               .replace("-jvm", "-jvm-3") if l.startswith('{"add"') and "bad" not in l else l
               for l in v3]
         write_table("bad_" + case, [v0, v1, v2, v3])
+    for case in ["zero_stats", "zero_size"]:
+        v3 = [json.dumps(commit_info("WRITE", 3), separators=(',', ':'))]
+        line = bad_line("duplicate_path").replace('"path":"part-00090-first.parquet",', '', 1)
+        v3 += [line.replace("part-00090-bad", "part-0009%d-tpl" % k) for k in range(1, 5)]
+        if case == "zero_stats":
+            bad = line.replace('minValues\\":{\\"id\\":90000', 'minValues\\":{\\"id\\":09000', 1)
+        else:
+            bad = line.replace('"size":9090,', '"size":0909,', 1)
+        assert bad != line
+        v3.append(bad.replace("part-00090-bad", "part-00095-bad"))
+        write_table("tpl_" + case, [v0, v1, v2, v3])
 
 
 if __name__ == "__main__":
