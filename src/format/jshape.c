@@ -685,17 +685,6 @@ js_tmpl_run_avx2(const JsShape *shape, size_t mo, const char *pos,
 }
 #endif
 
-/* the walk without AVX2 uses no template */
-static inline size_t
-js_tmpl_run(const JsShape *shape, size_t mo, const char *pos, const char *end)
-{
-	(void) shape;
-	(void) mo;
-	(void) pos;
-	(void) end;
-	return 0;
-}
-
 /* fn##_avx2 args when wide, else fn args */
 #ifdef JS_AVX2
 #define JS_WIDE_OR_NOT(wide, fn, args) ((wide) ? fn##_avx2 args : fn args)
@@ -735,6 +724,7 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 		pos += ll;
 		if (pc == last)
 			break;
+#ifdef JS_AVX2
 		if (wide && shape->tmpl_lo != NULL)
 		{
 			/*
@@ -742,30 +732,32 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 			 * each, inside the bytes that pass the template: their tokens
 			 * are the model's lengths, and the walk below would take them
 			 * with the same bounds (see js_tmpl_slot).  A slot followed by
-			 * an empty literal is left to the walk.
+			 * an empty literal is left to the walk.  (The walk without
+			 * AVX2 uses no template.)
 			 */
 			const char *base = pos;
+			const JsPiece *first = pc;
 			size_t		mo = pc->slot_off;
-			size_t		run = JS_WIDE_OR_NOT(wide, js_tmpl_run,
-											 (shape, mo, pos, end));
+			size_t		run = js_tmpl_run_avx2(shape, mo, pos, end);
 
-			if (pc[1].lit_len > 0 && pc[1].lit_off + pc[1].lit_len - mo <= run)
+			while (pc != last && pc[1].lit_len > 0 &&
+				   pc[1].lit_off + pc[1].lit_len - mo <= run)
 			{
-				do
-				{
-					sl->off = (size_t) (base - p) + (pc->slot_off - mo);
-					sl->len = pc->mlen;
-					sl->kind = pc->mkind;
-					sl->escaped = false;
-					pc++;
-					sl++;
-				} while (pc != last && pc[1].lit_len > 0 &&
-						 pc[1].lit_off + pc[1].lit_len - mo <= run);
+				sl->off = (size_t) (base - p) + (pc->slot_off - mo);
+				sl->len = pc->mlen;
+				sl->kind = pc->mkind;
+				sl->escaped = false;
+				pc++;
+				sl++;
+			}
+			if (pc != first)
+			{
 				pos = base + (pc->lit_off + pc->lit_len - mo);
 				if (pc == last)
 					break;
 			}
 		}
+#endif
 		kind = pc->kind;
 		sl->escaped = false;
 		if (kind == JS_SLOT_NUMBER)
