@@ -1472,13 +1472,6 @@ adv_copy_protocol(DeltaStrArena *a, const DeltaProtocol *src)
 	return p;
 }
 
-/* dc_json_peek callback: numRecords and tightBounds of parsed stats. */
-static void
-adv_stats_fields(void *arg, const DjValue *v)
-{
-	DeltaStatsFieldsFromJson((DeltaFileAction *) arg, v);
-}
-
 /* qsort comparator of file actions by key (DeltaFileKeyCompare). */
 static int
 cmp_file_action(const void *a, const void *b)
@@ -1667,8 +1660,7 @@ DeltaSnapshotAdvance(DeltaLog *log, const DeltaSnapshot *base,
 		flat[nflat].num_records = 0;
 		flat[nflat].tight_bounds = -1;
 		if (flat[nflat].stats != NULL)
-			(void) dc_json_peek(flat[nflat].stats, strlen(flat[nflat].stats),
-								adv_stats_fields, &flat[nflat]);
+			stats_header_fields(&flat[nflat]);
 		nflat++;
 	}
 	livefiles_destroy(delta);
