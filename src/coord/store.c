@@ -45,6 +45,7 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -777,6 +778,83 @@ table_from_slot(KeyScan *ks, const CatalogRels *cr, const char *table_path,
 }
 
 /*
+ * The row version read_table(for_update) locked last, kept for the update
+ * of that row by the same commit (direct_managed_tuple), which then needs
+ * no second index scan: while a transaction holds the row lock nobody
+ * else changes the row, and in a commit nothing of its own transaction
+ * does between the lock and that update.  It is used only in the same
+ * transaction and subtransaction as the lock, for the same relation and
+ * table, and once; anything else (or an update given a version that is no
+ * longer the newest, which heap_update refuses with an ERROR) takes the
+ * index scan.  The copy lives in TopTransactionContext.
+ */
+typedef struct LockedRow
+{
+	bool		valid;
+	LocalTransactionId lxid;
+	SubTransactionId subid;
+	Oid			relid;
+	ItemPointerData tid;
+	HeapTuple	tuple;
+	char	   *table_path;
+} LockedRow;
+
+static LockedRow locked_row;
+static bool locked_row_callback = false;
+
+/* XactCallback: the copy goes with TopTransactionContext. */
+static void
+locked_row_forget(XactEvent event, void *arg)
+{
+	locked_row.valid = false;
+}
+
+/* Remember ks's row (just locked) as the row of table_path. */
+static void
+locked_row_keep(KeyScan *ks, const char *table_path)
+{
+	MemoryContext old;
+
+	if (!locked_row_callback)
+	{
+		RegisterXactCallback(locked_row_forget, NULL);
+		locked_row_callback = true;
+	}
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	locked_row.valid = false;
+	locked_row.tuple = ExecCopySlotHeapTuple(ks->slot);
+	locked_row.table_path = pstrdup(table_path);
+	locked_row.tid = ks->slot->tts_tid;
+	locked_row.relid = RelationGetRelid(ks->rel);
+	locked_row.lxid = MyProc->lxid;
+	locked_row.subid = GetCurrentSubTransactionId();
+	locked_row.valid = true;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The row of table_path in relation relid locked by this transaction and
+ * subtransaction, a copy in CurrentMemoryContext and its tid, or NULL;
+ * either way it is not kept any longer.
+ */
+static HeapTuple
+locked_row_take(Oid relid, const char *table_path, ItemPointer tid)
+{
+	HeapTuple	tup = NULL;
+
+	if (locked_row.valid && locked_row.lxid == MyProc->lxid &&
+		locked_row.subid == GetCurrentSubTransactionId() &&
+		locked_row.relid == relid &&
+		strcmp(locked_row.table_path, table_path) == 0)
+	{
+		tup = heap_copytuple(locked_row.tuple);
+		*tid = locked_row.tid;
+	}
+	locked_row.valid = false;
+	return tup;
+}
+
+/*
  * read_table: the row of table_path in snapshot snap into *out (in cxt),
  * locked when for_update (see lock_row); false when there is none.
  */
@@ -805,7 +883,11 @@ read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
 		}
 	}
 	if (found)
+	{
 		table_from_slot(&ks, cr, table_path, cxt, out);
+		if (for_update)
+			locked_row_keep(&ks, table_path);
+	}
 	keyscan_end(&ks);
 	return found;
 }
@@ -1766,17 +1848,22 @@ direct_managed_tuple(const CatalogRels *cr, Relation rel,
 		TupleDescAttr(desc, cr->m_published - 1)->atttypid != INT8OID ||
 		TupleDescAttr(desc, cr->m_id - 1)->atttypid != TEXTOID)
 		return NULL;
-	snap = scan_snapshot(false);
-	keyscan_open(&ks, cr->managed, cr->managed_key, RowExclusiveLock);
-	keyscan_text(&ks, 1, table_path);
-	keyscan_start(&ks, snap);
-	if (!keyscan_next(&ks))
-		elog(ERROR, "catalog row of Delta table \"%s\" vanished", table_path);
-	old = ExecCopySlotHeapTuple(ks.slot);
-	*tid = ks.slot->tts_tid;
-	published = DatumGetInt64(slot_col(&ks, cr->m_published, &isnull));
-	keyscan_end(&ks);
-	UnregisterSnapshot(snap);
+	old = locked_row_take(RelationGetRelid(rel), table_path, tid);
+	if (old == NULL)
+	{
+		snap = scan_snapshot(false);
+		keyscan_open(&ks, cr->managed, cr->managed_key, RowExclusiveLock);
+		keyscan_text(&ks, 1, table_path);
+		keyscan_start(&ks, snap);
+		if (!keyscan_next(&ks))
+			elog(ERROR, "catalog row of Delta table \"%s\" vanished", table_path);
+		old = ExecCopySlotHeapTuple(ks.slot);
+		*tid = ks.slot->tts_tid;
+		keyscan_end(&ks);
+		UnregisterSnapshot(snap);
+	}
+	published = DatumGetInt64(heap_getattr(old, cr->m_published, desc,
+										   &isnull));
 	/* managed_tables_versions */
 	if (isnull || published < -1 || published > version)
 		return NULL;

@@ -228,6 +228,37 @@ SELECT table_id FROM deltacc.managed_tables WHERE table_path = pg_temp.p('empty'
 -- creation)
 SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, -1, '[{"commitInfo":{"txnId":"two-3"}},{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}]')$q$, pg_temp.p('empty')));
 
+-- several commits of one table in one transaction, with a savepoint rolled
+-- back and a commit that fails after taking the row lock in between: each
+-- locks the row's newest version and updates that one
+BEGIN;
+SELECT deltacc.commit(pg_temp.p('empty'), 0,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"same-1","isBlindAppend":true}},
+    {"add":{"path":"s1.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]') AS v1;
+SELECT deltacc.commit(pg_temp.p('empty'), 1,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"same-2","isBlindAppend":true}},
+    {"add":{"path":"s2.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]') AS v2;
+SAVEPOINT s;
+SELECT deltacc.commit(pg_temp.p('empty'), 2,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"same-3","isBlindAppend":true}},
+    {"add":{"path":"s3.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]') AS v3;
+ROLLBACK TO s;
+SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 7, '[{"commitInfo":{"txnId":"same-x"}}]')$q$, pg_temp.p('empty')));
+SELECT deltacc.commit(pg_temp.p('empty'), 2,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"same-4","isBlindAppend":true}},
+    {"add":{"path":"s4.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]') AS v3_again;
+SELECT deltacc.commit(pg_temp.p('empty'), 3,
+  '[{"commitInfo":{"operation":"WRITE","txnId":"same-5","isBlindAppend":true}},
+    {"add":{"path":"s5.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}]') AS v4;
+COMMIT;
+SELECT deltacc.latest_version(pg_temp.p('empty')) AS latest,
+       (SELECT latest_version FROM deltacc.managed_tables
+         WHERE table_path = pg_temp.p('empty')) AS row_latest,
+       (SELECT string_agg(version::text, ',' ORDER BY version)
+          FROM deltacc.ratified_commits(pg_temp.p('empty'))) AS versions;
+SELECT string_agg(path, ',' ORDER BY path) AS files
+  FROM deltacc.snapshot_files(pg_temp.p('empty'));
+
 -- ---------------------------------------------------------------------------
 -- The bound on unpublished versions
 -- ---------------------------------------------------------------------------
