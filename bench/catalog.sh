@@ -12,6 +12,12 @@
 # BENCH_EXTENSION=installed uses CREATE EXTENSION deltacc instead.
 # BENCH_ONLY="disjoint-stats disjoint-floor" runs only those configurations
 # (results then in bench/out/catalog-partial.md).
+# BENCH_CLIENTS=N: N pgbench clients instead of 8 (at most 8: one per slot).
+# BENCH_PAIRS=N: after the configurations, N pairs of BENCH_PAIR_SECONDS
+# (default 5) runs of disjoint-stats and disjoint-floor, the first of each
+# pair alternating, with the median, lowest and highest ratio (the
+# machine's speed drifts between runs, so one pair says little);
+# BENCH_CLIENT_SWEEP="2 4 8": one such pair per number of clients.
 #
 # A throwaway cluster (pg_virtualenv) gets, per configuration, a fresh Delta
 # table of 8 key slots (slot s: one file of ids s*1000 .. s*1000+999, with
@@ -48,7 +54,7 @@ if [ -z "${DELTACC_BENCH_INSIDE:-}" ]; then
 fi
 
 SECONDS_PER=${BENCH_SECONDS:-20}
-CLIENTS=8
+CLIENTS=${BENCH_CLIENTS:-8}
 WORK=$(mktemp -d /tmp/deltacc-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 chmod 777 "$WORK"
@@ -85,11 +91,19 @@ make_table() {
 # (publish: a loop calls deltacc.publish every 0.2 s during the run)
 results=()
 oracle_lines=()
+# (run_seconds, run_clients: this run's duration and clients, default
+# SECONDS_PER and CLIENTS; run_quiet=1: the run is not a row of the main
+# table, its rate and aborts are left in last_rate / last_aborts and its
+# oracle line in last_oracle)
+run_seconds=
+run_clients=
+run_quiet=
 run() {
-	if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" $1 "* ]]; then
+	if [ -z "$run_quiet" ] && [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" $1 "* ]]; then
 		return 0
 	fi
 	local name=$1 slots=$2 mode=$3 t=$WORK/$1 slot_expr call
+	local secs=${run_seconds:-$SECONDS_PER} nclients=${run_clients:-$CLIENTS}
 	make_table "$t"
 	q "SELECT deltacc.register_table('$t')" >/dev/null
 	q "INSERT INTO bench_slot SELECT '$t', s, format('s%s-0.parquet', s), 0 FROM generate_series(0, 7) s"
@@ -120,7 +134,7 @@ run() {
 		done) &
 		pub=$!
 	fi
-	(cd "$WORK" && pgbench -n -c "$CLIENTS" -j 2 -T "$SECONDS_PER" -f "$WORK/$name.sql" \
+	(cd "$WORK" && pgbench -n -c "$nclients" -j 2 -T "$secs" -f "$WORK/$name.sql" \
 		--log --log-prefix="$WORK/$name" > "$WORK/$name.out" 2>&1)
 	touch "$WORK/$name.done"
 	[ -z "$pub" ] || wait "$pub"
@@ -132,8 +146,9 @@ run() {
 		commits=$(q "SELECT count(*) FROM deltacc.ratified_commits('$t')")
 		q "SELECT json_build_object('version', version, 'content', content)
 		     FROM deltacc.ratified_commits('$t')" > "$WORK/$name.jsonl"
-		oracle_lines+=("| $name | $(python3 "$ROOT/bench/catalog_oracle.py" \
-			"$t/_delta_log/00000000000000000000.json" "$WORK/$name.jsonl" | head -1) |")
+		last_oracle=$(python3 "$ROOT/bench/catalog_oracle.py" \
+			"$t/_delta_log/00000000000000000000.json" "$WORK/$name.jsonl" | head -1)
+		[ -n "$run_quiet" ] || oracle_lines+=("| $name | $last_oracle |")
 	fi
 	local lat
 	lat=$(cat "$WORK/$name".[0-9]* | awk '{ print $3 }' | sort -n | awk '
@@ -144,8 +159,28 @@ run() {
 			for (i = 1; i <= 3; i++) { k = int(NR * q[i] / 100); if (k < 1) k = 1; p = p sprintf(" %.2f |", a[k] / 1000) }
 			print p
 		}')
-	results+=("| $name | $slots | $mode | $xacts | $commits | $(awk -v c="$commits" -v s="$SECONDS_PER" 'BEGIN { printf "%.0f", c / s }') | $(awk -v x="$xacts" -v c="$commits" 'BEGIN { printf "%.1f%%", x ? 100 * (x - c) / x : 0 }') |$lat")
+	last_rate=$(awk -v c="$commits" -v s="$secs" 'BEGIN { printf "%.0f", c / s }')
+	last_aborts=$(awk -v x="$xacts" -v c="$commits" 'BEGIN { printf "%.1f%%", x ? 100 * (x - c) / x : 0 }')
+	[ -z "$run_quiet" ] || return 0
+	results+=("| $name | $slots | $mode | $xacts | $commits | $last_rate | $last_aborts |$lat")
 	echo "${results[-1]}"
+}
+
+# pair <tag> <first: stats|floor> [clients]: disjoint-stats and
+# disjoint-floor one after the other, BENCH_PAIR_SECONDS each; prints
+# "stats_rate floor_rate stats_aborts oracle" as its last line
+pair() {
+	local tag=$1 first=$2 clients=${3:-$CLIENTS} s f a o
+	run_quiet=1 run_seconds=${BENCH_PAIR_SECONDS:-5} run_clients=$clients
+	if [ "$first" = stats ]; then
+		run "$tag-stats" disjoint stats; s=$last_rate; a=$last_aborts; o=$last_oracle
+		run "$tag-floor" disjoint floor; f=$last_rate
+	else
+		run "$tag-floor" disjoint floor; f=$last_rate
+		run "$tag-stats" disjoint stats; s=$last_rate; a=$last_aborts; o=$last_oracle
+	fi
+	run_quiet= run_seconds= run_clients=
+	echo "$s $f $a $o"
 }
 
 run disjoint-partition disjoint partition
@@ -157,6 +192,25 @@ run hot-partition hot partition
 run hot-stats hot stats
 run hot-floor hot floor
 
+# BENCH_PAIRS=N: N pairs of short runs, disjoint-stats and disjoint-floor,
+# the order alternating; BENCH_CLIENT_SWEEP="2 4 8": one pair per number of
+# clients
+pair_rows=()
+ratios=()
+for ((i = 1; i <= ${BENCH_PAIRS:-0}; i++)); do
+	if ((i % 2)); then first=stats; else first=floor; fi
+	read -r s f a o < <(pair "pair$i" "$first" | tail -1)
+	ratios+=("$(awk -v s="$s" -v f="$f" 'BEGIN { printf "%.3f", f ? s / f : 0 }')")
+	pair_rows+=("| $i | $first | $s | $f | $(awk -v r="${ratios[-1]}" 'BEGIN { printf "%.0f%%", 100 * r }') | $a | $o |")
+	echo "${pair_rows[-1]}"
+done
+sweep_rows=()
+for c in ${BENCH_CLIENT_SWEEP:-}; do
+	read -r s f a o < <(pair "clients$c" stats "$c" | tail -1)
+	sweep_rows+=("| $c | $s | $f | $(awk -v s="$s" -v f="$f" 'BEGIN { printf "%.0f%%", f ? 100 * s / f : 0 }') | $a | $o |")
+	echo "${sweep_rows[-1]}"
+done
+
 {
 	echo "# Commit coordinator benchmark (bench/catalog.sh)"
 	echo
@@ -166,7 +220,7 @@ run hot-floor hot floor
 	echo "throwaway cluster with default settings."
 	echo "Date: $(date -u +%Y-%m-%d)."
 	echo
-	echo "8 pgbench clients, $SECONDS_PER s per configuration.  Each transaction is one"
+	echo "$CLIENTS pgbench clients, $SECONDS_PER s per configuration.  Each transaction is one"
 	echo "UPDATE of a key slot through deltacc.commit (remove the slot's file, add its"
 	echo "replacement with statistics, read predicate on the slot's id range); disjoint:"
 	echo "client k updates slot k; hot: every client updates slot 0 or 1.  The floor"
@@ -191,5 +245,33 @@ run hot-floor hot floor
 	echo "| configuration | oracle |"
 	echo "|---|---|"
 	printf '%s\n' "${oracle_lines[@]}"
+	if [ ${#pair_rows[@]} -gt 0 ]; then
+		echo
+		echo "Pairs: ${#pair_rows[@]} pairs of runs of ${BENCH_PAIR_SECONDS:-5} s, disjoint slots, $CLIENTS clients,"
+		echo "disjoint-stats and disjoint-floor one after the other (the first of"
+		echo "each pair alternating), each on a fresh table after a VACUUM and a"
+		echo "CHECKPOINT; the oracle re-checks every commit of each stats run."
+		echo
+		echo "| pair | first | stats commits/s | floor commits/s | stats / floor | stats aborts | oracle |"
+		echo "|---|---|---|---|---|---|---|"
+		printf '%s\n' "${pair_rows[@]}"
+		echo
+		printf '%s\n' "${ratios[@]}" | sort -n | awk '
+			{ r[NR] = $1; if ($1 >= 0.5) half++ }
+			END {
+				m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+				printf "stats / floor over the pairs: median %.0f%%, lowest %.0f%%, highest %.0f%%; %d of %d pairs at or above 50%%.\n",
+					100 * m, 100 * r[1], 100 * r[NR], half, NR
+			}'
+	fi
+	if [ ${#sweep_rows[@]} -gt 0 ]; then
+		echo
+		echo "Clients: one pair of ${BENCH_PAIR_SECONDS:-5}-s runs (disjoint-stats, then disjoint-floor) per"
+		echo "number of pgbench clients, disjoint slots."
+		echo
+		echo "| clients | stats commits/s | floor commits/s | stats / floor | stats aborts | oracle |"
+		echo "|---|---|---|---|---|---|"
+		printf '%s\n' "${sweep_rows[@]}"
+	fi
 } > "$OUT"
 cat "$OUT"
