@@ -85,6 +85,27 @@ struct CommitCacheScope
 	CommitCacheEntry **pinned;
 };
 
+/*
+ * The cached full decodings of catalog-ratified versions, direct-mapped by
+ * version, looked up before any key is made: an entry's key is its table,
+ * version and the SHA-256 of its bytes ("<table>#ratified:<version>:<hex>"),
+ * and a slot holds the version and the SHA-256 of the entry it points at,
+ * so a hit compares exactly what the key holds, without formatting the key
+ * or a hash lookup.  A slot points only at an entry in the cache
+ * (drop_entry clears it).
+ */
+#define RATIFIED_SLOTS 256
+
+typedef struct RatifiedSlot
+{
+	CommitCacheEntry *e;
+	size_t		keylen;			/* strlen(e->path) */
+	int64		version;
+	uint8		sha256[PG_SHA256_DIGEST_LENGTH];
+} RatifiedSlot;
+
+static RatifiedSlot ratified_slots[RATIFIED_SLOTS];
+
 static CommitCacheRef *cache_get(CommitCacheScope *scope, DeltaLog *log,
 								  int64 version, bool state_only,
 								  DeltaStatsPrescan *ps);
@@ -253,6 +274,9 @@ drop_entry(CommitCacheEntry *e)
 	char		key[MAXPGPATH];
 
 	Assert(e->cached);
+	if (e->version >= 0 &&
+		ratified_slots[e->version % RATIFIED_SLOTS].e == e)
+		ratified_slots[e->version % RATIFIED_SLOTS].e = NULL;
 	strlcpy(key, e->path, MAXPGPATH);
 	(void) hash_search(cache_hash, key, HASH_REMOVE, NULL);
 	dlist_delete(&e->node);
@@ -736,6 +760,48 @@ memo_entry(const char *path, int64 version, bool state_only, uint64 open_id)
  * the metaData and protocol suffice (a full entry serves too; otherwise a
  * state entry under its own key, see commit_cache_get_state).
  */
+/*
+ * The cached full decoding of ratified row rc, version 'version' of the
+ * table at table_path, from its slot, or NULL.
+ */
+static CommitCacheEntry *
+ratified_slot_find(const char *table_path, int64 version,
+				   const DeltaRatifiedCommit *rc)
+{
+	RatifiedSlot *sl = &ratified_slots[version % RATIFIED_SLOTS];
+	size_t		n;
+	size_t		digits = 1;
+	int64		v;
+
+	if (sl->e == NULL || sl->version != version ||
+		memcmp(sl->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH) != 0)
+		return NULL;
+	/* the key is this table's: "<table_path>#ratified:" and as long */
+	for (v = version; v >= 10; v /= 10)
+		digits++;
+	n = strlen(table_path);
+	if (sl->keylen != n + strlen("#ratified:") + digits + 1 +
+		2 * PG_SHA256_DIGEST_LENGTH ||
+		strncmp(sl->e->path, table_path, n) != 0 ||
+		strncmp(sl->e->path + n, "#ratified:", strlen("#ratified:")) != 0)
+		return NULL;
+	Assert(sl->e->cached && !sl->e->keyed && sl->e->version == version);
+	return sl->e;
+}
+
+/* Point the slot of cached entry e, the full decoding of rc, at it. */
+static void
+ratified_slot_set(CommitCacheEntry *e, const DeltaRatifiedCommit *rc)
+{
+	RatifiedSlot *sl = &ratified_slots[e->version % RATIFIED_SLOTS];
+
+	Assert(e->cached && !e->keyed && e->version >= 0);
+	sl->e = e;
+	sl->keylen = strlen(e->path);
+	sl->version = e->version;
+	memcpy(sl->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH);
+}
+
 static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		  bool state_only, DeltaStatsPrescan *ps)
@@ -759,6 +825,14 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	(void) make_room(0);		/* the limit may have been lowered */
 
 	rc = DeltaLogRatified(log, version);
+	if (rc != NULL && cache_limit() > 0 &&
+		(e = ratified_slot_find(log->table_path, version, rc)) != NULL)
+	{
+		/* (a full decoding serves a state-only call as well) */
+		stat_hits++;
+		dlist_move_head(&cache_lru, &e->node);
+		return entry_ref(scope, e);
+	}
 	if (rc != NULL)
 	{
 		/*
@@ -809,6 +883,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			stat_hits++;
 			if (rc == NULL)
 				item->entry->seen_by = log->open_id;
+			else
+				ratified_slot_set(item->entry, rc);
 			dlist_move_head(&cache_lru, &item->entry->node);
 			if (name)
 				pfree(name);
@@ -833,6 +909,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 				stat_hits++;
 				if (rc == NULL)
 					e->seen_by = log->open_id;
+				else if (!state_only)
+					ratified_slot_set(e, rc);
 				dlist_move_head(&cache_lru, &e->node);
 				if (name)
 					pfree(name);
@@ -892,6 +970,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			dlist_push_head(&cache_lru, &e->node);
 			cache_bytes += bytes;
 			cache_entries++;
+			if (rc != NULL && !state_only)
+				ratified_slot_set(e, rc);
 			if (name)
 				pfree(name);
 			pfree(path);
