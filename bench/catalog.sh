@@ -107,14 +107,14 @@ run() {
 	make_table "$t"
 	q "SELECT deltacc.register_table('$t')" >/dev/null
 	q "INSERT INTO bench_slot SELECT '$t', s, format('s%s-0.parquet', s), 0 FROM generate_series(0, 7) s"
-	q "TRUNCATE floor_log; UPDATE floor_head SET latest = 0"
+	q "TRUNCATE floor_log, floor_log_keyed; UPDATE floor_head SET latest = 0"
 	if [ "$slots" = disjoint ]; then
 		slot_expr=':client_id'
 	else
 		slot_expr='random(0, 1)'
 	fi
-	if [ "$mode" = floor ]; then
-		call="SELECT bench_update('$t', :slot, 'floor');"
+	if [ "$mode" = floor ] || [ "$mode" = floor-keyed ]; then
+		call="SELECT bench_update('$t', :slot, '$mode');"
 	elif [ "$mode" = floor-bare ]; then
 		call="SELECT bench_floor_bare('$t', :slot);"
 	else
@@ -140,7 +140,9 @@ run() {
 	[ -z "$pub" ] || wait "$pub"
 	local xacts commits
 	xacts=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' "$WORK/$name.out")
-	if [ "$mode" = floor ] || [ "$mode" = floor-bare ]; then
+	if [ "$mode" = floor-keyed ]; then
+		commits=$(q "SELECT count(*) FROM floor_log_keyed")
+	elif [ "$mode" = floor ] || [ "$mode" = floor-bare ]; then
 		commits=$(q "SELECT count(*) FROM floor_log")
 	else
 		commits=$(q "SELECT count(*) FROM deltacc.ratified_commits('$t')")
@@ -188,6 +190,7 @@ run disjoint-stats disjoint stats
 run disjoint-stats-published disjoint stats publish
 run disjoint-floor disjoint floor
 run disjoint-floor-bare disjoint floor-bare
+run disjoint-floor-keyed disjoint floor-keyed
 run hot-partition hot partition
 run hot-stats hot stats
 run hot-floor hot floor

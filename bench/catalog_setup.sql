@@ -5,6 +5,12 @@ CREATE TABLE bench_slot (tbl text, slot int, path text, gen int,
                          PRIMARY KEY (tbl, slot));
 CREATE TABLE floor_head (id int PRIMARY KEY, latest bigint);
 CREATE TABLE floor_log (version bigint, content text);
+-- the indexed floor's log: the catalog's keys (one row per version, one
+-- per txnId), as deltacc.ratified_commits has them
+CREATE TABLE floor_log_keyed (table_path text, version bigint, txn_id text,
+                              content text,
+                              PRIMARY KEY (table_path, version),
+                              UNIQUE (table_path, txn_id));
 INSERT INTO floor_head VALUES (1, 0);
 
 -- the actions of an UPDATE of slot s: remove its current file, add the next
@@ -44,17 +50,31 @@ BEGIN
 	UPDATE floor_head SET latest = v + 1 WHERE id = 1;
 END $$;
 
+-- the indexed floor's commit: the floor's, into a log with the catalog's
+-- two unique keys
+CREATE FUNCTION bench_floor_commit_keyed(t text, actions jsonb) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	v bigint;
+BEGIN
+	SELECT latest INTO v FROM floor_head WHERE id = 1 FOR UPDATE;
+	INSERT INTO floor_log_keyed
+		VALUES (t, v + 1, actions -> 0 -> 'commitInfo' ->> 'txnId', actions::text);
+	UPDATE floor_head SET latest = v + 1 WHERE id = 1;
+END $$;
+
 -- one UPDATE of slot s, through the catalog in mode m (false when it
--- aborted with 40001), or with m = 'floor' the same transaction with the
--- floor's commit in place of deltacc.commit (the same read of the latest
--- version, actions, subtransaction and bookkeeping)
+-- aborted with 40001), or with m = 'floor' (or 'floor-keyed') the same
+-- transaction with the floor's commit (or the indexed floor's) in place of
+-- deltacc.commit (the same read of the latest version, actions,
+-- subtransaction and bookkeeping)
 CREATE FUNCTION bench_update(t text, s int, m text) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
 	rv bigint;
 	a record;
 BEGIN
-	IF m = 'floor' THEN
+	IF m IN ('floor', 'floor-keyed') THEN
 		SELECT latest INTO rv FROM floor_head WHERE id = 1;
 	ELSE
 		rv := deltacc.latest_version(t);
@@ -63,6 +83,8 @@ BEGIN
 	BEGIN
 		IF m = 'floor' THEN
 			PERFORM bench_floor_commit(a.actions);
+		ELSIF m = 'floor-keyed' THEN
+			PERFORM bench_floor_commit_keyed(t, a.actions);
 		ELSE
 			PERFORM deltacc.commit(t, rv, a.actions,
 				ARRAY[format('id BETWEEN %s AND %s', s * 1000, s * 1000 + 999)],
