@@ -31,7 +31,9 @@
 #   version, actions, subtransaction and bookkeeping, and in place of
 #   deltacc.commit the same row lock (SELECT ... FOR UPDATE of one row) and
 #   the same bytes inserted (the commit's actions as text), no check;
-#   floor-bare: only that lock and insert.
+#   floor-bare: only that lock and insert;  floor-keyed: the floor into a
+#   log with the catalog's two unique keys (table and version, table and
+#   txnId).
 # deltacc.max_unpublished_versions is raised above the run's commit count
 # (nothing is published during the run).  After each deltacc configuration
 # bench/catalog_oracle.py re-checks every ratified commit against the
@@ -231,7 +233,9 @@ done
 	echo "actions, subtransaction and bookkeeping, and in place of deltacc.commit the"
 	echo "same row lock (SELECT ... FOR UPDATE) and the same bytes inserted, without any"
 	echo "check; the bare floor only takes that lock and inserts those bytes (no read of"
-	echo "the latest version, subtransaction or bookkeeping).  Aborts are the"
+	echo "the latest version, subtransaction or bookkeeping); the keyed floor inserts into"
+	echo "a log with the catalog's two unique keys (table and version, table and"
+	echo "txnId), as deltacc.ratified_commits has them.  Aborts are the"
 	echo "transactions whose commit raised 40001"
 	echo "(caught in the wrapper).  deltacc.max_unpublished_versions was raised to"
 	echo "1000000 for the run; nothing was published during it, except in"
