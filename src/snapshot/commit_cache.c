@@ -756,11 +756,6 @@ memo_entry(const char *path, int64 version, bool state_only, uint64 open_id)
 }
 
 /*
- * cache_get: commit 'version' from the cache or read now.  state_only:
- * the metaData and protocol suffice (a full entry serves too; otherwise a
- * state entry under its own key, see commit_cache_get_state).
- */
-/*
  * The cached full decoding of ratified row rc, version 'version' of the
  * table at table_path, from its slot, or NULL.
  */
@@ -802,6 +797,11 @@ ratified_slot_set(CommitCacheEntry *e, const DeltaRatifiedCommit *rc)
 	memcpy(sl->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH);
 }
 
+/*
+ * cache_get: commit 'version' from the cache or read now.  state_only:
+ * the metaData and protocol suffice (a full entry serves too; otherwise a
+ * state entry under its own key, see commit_cache_get_state).
+ */
 static CommitCacheRef *
 cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		  bool state_only, DeltaStatsPrescan *ps)
