@@ -23,6 +23,7 @@ static const char *const fp_names[DC_FP_N] = {
 	[DC_FP_STATS_LAYOUT] = "stats.layout",
 	[DC_FP_STATS_SCAN] = "stats.scan",
 	[DC_FP_JSONB_LAYOUT] = "stats_jsonb.layout",
+	[DC_FP_REMOVELINE_SCAN] = "remove_line.scan",
 };
 
 static const char *const fp_next[DC_FP_N] = {
@@ -32,6 +33,7 @@ static const char *const fp_next[DC_FP_N] = {
 	[DC_FP_STATS_LAYOUT] = "stats.scan",
 	[DC_FP_STATS_SCAN] = "parse tree",
 	[DC_FP_JSONB_LAYOUT] = "parse tree",
+	[DC_FP_REMOVELINE_SCAN] = "parse tree",
 };
 
 /* See fastpath.h. */

@@ -35,6 +35,9 @@ typedef enum DcFastPath
 								 * statistics scanner found */
 	DC_FP_JSONB_LAYOUT,			/* statistics jsonb written by a layout's
 								 * plan (common/json_util.c) */
+	DC_FP_REMOVELINE_SCAN,		/* remove lines of commits read for checks,
+								 * decoded by the line scanner
+								 * (snapshot/addline.c) */
 	DC_FP_N
 } DcFastPath;
 

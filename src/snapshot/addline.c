@@ -321,40 +321,69 @@ line_string(const char **pp, const char *end, const char **s, int *len,
 }
 
 /*
- * fast_build: the action from ff (fa's scalar fields already set), its
- * strings copied to b's arena.
+ * fast_partition_values: the partitionValues object at *pp into ff (keys
+ * plain ASCII, values strings or null, at most lengthof(ff->pvk) of
+ * them); *pp moves past it.  False: not provable.
  */
-static void
-fast_build(AddLineDecoder *r, FastFields *ff, DeltaFileAction *fa)
+static bool
+fast_partition_values(const char **pp, const char *end, FastFields *ff)
 {
-	DeltaCommitBuilder *b = &r->b;
-	int			k;
+	const char *p = *pp;
+	bool		closed;
 
-	fa->kind = DELTA_FILE_ADD;
-	fa->version = b->version;
-	fa->tight_bounds = -1;
-	if (ff->stats_esc != NULL)
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (p < end && *p == '}')
 	{
-		fa->stats = unconstify(char *, ff->stats_esc);
-		fa->stats_escaped = true;
+		*pp = p + 1;
+		return true;
 	}
-	/* first: the stats may lie unclaimed at the arena's next byte */
-	if (ff->stats != NULL && !ff->stats_null)
+	for (;;)
 	{
-		if (ff->stats == b->strings.next)
-		{
-			/* decoded in place: keep it (NUL-terminated) */
-			char	   *kept = b->strings.next;
+		int			n = ff->npv;
 
-			kept[ff->stats_len] = '\0';
-			b->strings.next += ff->stats_len + 1;
-			b->strings.left -= ff->stats_len + 1;
-			fa->stats = kept;
+		if (n == lengthof(ff->pvk))
+			return false;
+		p = fl_skip_ws(p, end);
+		if (p >= end || *p != '"' ||
+			!fl_plain_string(&p, end, &ff->pvk[n], &ff->pvkl[n]) ||
+			!fl_colon(&p, end))
+			return false;
+		ff->at_pv[n] = p;
+		if (*p == '"')
+		{
+			if (!line_string(&p, end, &ff->pvv[n], &ff->pvvl[n],
+							 &ff->pvv_esc[n]))
+				return false;
+		}
+		else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
+		{
+			ff->pvv[n] = NULL;
+			p += 4;
 		}
 		else
-			fa->stats = DeltaArenaStrndup(&b->strings, ff->stats,
-										  ff->stats_len);
+			return false;
+		ff->npv++;
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+			break;
 	}
+	*pp = p;
+	return true;
+}
+
+/*
+ * fast_build_strings: fa's partition values, path and deletion vector
+ * from ff, copied to b's arena (add and remove lines alike).
+ */
+static void
+fast_build_strings(DeltaCommitBuilder *b, const FastFields *ff,
+				   DeltaFileAction *fa)
+{
+	int			k;
+
 	fa->pv.n = ff->npv;
 	if (ff->npv > 0)
 	{
@@ -384,6 +413,43 @@ fast_build(AddLineDecoder *r, FastFields *ff, DeltaFileAction *fa)
 		DeltaDVSetUniqueId(b, dv);
 		fa->dv = dv;
 	}
+}
+
+/*
+ * fast_build: the action from ff (fa's scalar fields already set), its
+ * strings copied to b's arena.
+ */
+static void
+fast_build(AddLineDecoder *r, FastFields *ff, DeltaFileAction *fa)
+{
+	DeltaCommitBuilder *b = &r->b;
+
+	fa->kind = DELTA_FILE_ADD;
+	fa->version = b->version;
+	fa->tight_bounds = -1;
+	if (ff->stats_esc != NULL)
+	{
+		fa->stats = unconstify(char *, ff->stats_esc);
+		fa->stats_escaped = true;
+	}
+	/* first: the stats may lie unclaimed at the arena's next byte */
+	if (ff->stats != NULL && !ff->stats_null)
+	{
+		if (ff->stats == b->strings.next)
+		{
+			/* decoded in place: keep it (NUL-terminated) */
+			char	   *kept = b->strings.next;
+
+			kept[ff->stats_len] = '\0';
+			b->strings.next += ff->stats_len + 1;
+			b->strings.left -= ff->stats_len + 1;
+			fa->stats = kept;
+		}
+		else
+			fa->stats = DeltaArenaStrndup(&b->strings, ff->stats,
+										  ff->stats_len);
+	}
+	fast_build_strings(b, ff, fa);
 }
 
 /*
@@ -427,43 +493,8 @@ fast_add_generic(AddLineDecoder *r, const char *line, Size len,
 		else if (FL_KEY("partitionValues"))
 		{
 			FL_ONCE(2);
-			if (*p != '{')
+			if (!fast_partition_values(&p, end, ff))
 				return false;
-			p = fl_skip_ws(p + 1, end);
-			if (p < end && *p == '}')
-				p++;
-			else
-				for (;;)
-				{
-					int			n = ff->npv;
-
-					if (n == lengthof(ff->pvk))
-						return false;
-					p = fl_skip_ws(p, end);
-					if (p >= end || *p != '"' ||
-						!fl_plain_string(&p, end, &ff->pvk[n], &ff->pvkl[n]) ||
-						!fl_colon(&p, end))
-						return false;
-					ff->at_pv[n] = p;
-					if (*p == '"')
-					{
-						if (!line_string(&p, end, &ff->pvv[n], &ff->pvvl[n],
-										 &ff->pvv_esc[n]))
-							return false;
-					}
-					else if (end - p >= 4 && memcmp(p, "null", 4) == 0)
-					{
-						ff->pvv[n] = NULL;
-						p += 4;
-					}
-					else
-						return false;
-					ff->npv++;
-					if (!fl_obj_sep(&p, end, &closed))
-						return false;
-					if (closed)
-						break;
-				}
 		}
 		else if (FL_KEY("size"))
 		{
@@ -1243,6 +1274,241 @@ addline_decode(AddLineDecoder *r, const char *line, Size len,
 }
 
 /*
+ * fast_nullable_int: a plain integer (*has true) or null (*has false) at
+ * *pp, as opt_int64 takes it; *pp moves past it.  False: not provable.
+ */
+static bool
+fast_nullable_int(const char **pp, const char *end, bool *has, int64 *v)
+{
+	if (end - *pp >= 4 && memcmp(*pp, "null", 4) == 0)
+	{
+		*pp += 4;
+		*has = false;
+		return true;
+	}
+	*has = true;
+	return fl_plain_int(pp, end, v);
+}
+
+/*
+ * fast_nullable_bool: true, false (*has true) or null (*has false) at *pp;
+ * *pp moves past it.  False: not provable.
+ */
+static bool
+fast_nullable_bool(const char **pp, const char *end, bool *has, bool *v)
+{
+	*has = true;
+	if (end - *pp >= 4 && memcmp(*pp, "true", 4) == 0)
+	{
+		*pp += 4;
+		*v = true;
+	}
+	else if (end - *pp >= 5 && memcmp(*pp, "false", 5) == 0)
+	{
+		*pp += 5;
+		*v = false;
+	}
+	else if (end - *pp >= 4 && memcmp(*pp, "null", 4) == 0)
+	{
+		*pp += 4;
+		*has = false;
+	}
+	else
+		return false;
+	return true;
+}
+
+/* The integer and boolean fields of a remove line (addline_decode_remove). */
+enum
+{
+	RI_SIZE, RI_MTIME, RI_DTS, RI_BASE, RI_DRCV
+};
+static const char *const remove_ints[] = {
+	[RI_SIZE] = "size",
+	[RI_MTIME] = "modificationTime",
+	[RI_DTS] = "deletionTimestamp",
+	[RI_BASE] = "baseRowId",
+	[RI_DRCV] = "defaultRowCommitVersion",
+};
+enum
+{
+	RB_DC, RB_EFM
+};
+static const char *const remove_bools[] = {
+	[RB_DC] = "dataChange",
+	[RB_EFM] = "extendedFileMetadata",
+};
+
+/* The index of key[0 .. kl) in the array names, or -1. */
+#define remove_field(key, kl, names) \
+	remove_field_in((key), (kl), (names), lengthof(names))
+static int
+remove_field_in(const char *key, int kl, const char *const *names, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if ((size_t) kl == strlen(names[i]) && memcmp(key, names[i], kl) == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * addline_decode_remove: see addline.h.  The subset: the line is
+ * {"remove":{...}} and nothing else, no key decode_file reads appears
+ * twice, path a non-empty string, partitionValues null or an object
+ * fast_partition_values takes, size / modificationTime /
+ * deletionTimestamp / baseRowId / defaultRowCommitVersion plain integers
+ * or null (size not negative), dataChange / extendedFileMetadata booleans
+ * or null, stats a string or null, deletionVector null or a descriptor
+ * (fl_deletion_vector); tags and keys decode_file does not read are only
+ * validated.  JSON null is an absent field, as decode_file's field()
+ * takes it.  Nothing is added to b unless the whole line is proved.
+ */
+DeltaFileAction *
+addline_decode_remove(DeltaCommitBuilder *b, const char *line, Size len,
+					  bool *is_remove)
+{
+	const char *p = line;
+	const char *end = line + len;
+	unsigned	seen = 0;
+	bool		closed;
+	FastFields	ff;
+	bool		pv_null = true;
+	bool		ihas[lengthof(remove_ints)] = {0};
+	int64		ival[lengthof(remove_ints)] = {0};
+	bool		bhas[lengthof(remove_bools)] = {0};
+	bool		bval[lengthof(remove_bools)] = {0};
+	int			i;
+	const char *stats = NULL;
+	int			stats_len = 0;
+	bool		stats_esc = false;
+	DeltaFileAction *fa;
+
+	*is_remove = false;
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return NULL;
+	p = fl_skip_ws(p + 1, end);
+	if (end - p < 8 || memcmp(p, "\"remove\"", 8) != 0)
+		return NULL;
+	*is_remove = true;
+	if (b->mode != DELTA_DECODE_ROW)
+		goto declined;
+	fl_init();
+	memset(&ff, 0, sizeof(ff));
+	p += 8;
+	if (!fl_colon(&p, end) || *p != '{')
+		goto declined;
+	p = fl_skip_ws(p + 1, end);
+	if (p < end && *p == '}')
+		goto declined;			/* no path: let decode_file complain */
+	for (;;)
+	{
+		const char *key;
+		int			kl;
+		bool		ok = true;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			goto declined;
+		if (FL_KEY("path"))
+		{
+			ok = !(seen & 1) && *p == '"' &&
+				line_string(&p, end, &ff.path, &ff.path_len, &ff.path_esc) &&
+				ff.path_len > 0;
+			seen |= 1;
+		}
+		else if (FL_KEY("partitionValues"))
+		{
+			ok = !(seen & 2);
+			seen |= 2;
+			if (ok && end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else if (ok)
+			{
+				pv_null = false;
+				ok = fast_partition_values(&p, end, &ff);
+			}
+		}
+		else if ((i = remove_field(key, kl, remove_ints)) >= 0)
+		{
+			ok = !(seen & (4u << i)) &&
+				fast_nullable_int(&p, end, &ihas[i], &ival[i]) &&
+				(i != RI_SIZE || ival[i] >= 0);
+			seen |= 4u << i;
+		}
+		else if ((i = remove_field(key, kl, remove_bools)) >= 0)
+		{
+			ok = !(seen & (128u << i)) &&
+				fast_nullable_bool(&p, end, &bhas[i], &bval[i]);
+			seen |= 128u << i;
+		}
+		else if (FL_KEY("stats"))
+		{
+			ok = !(seen & 512);
+			seen |= 512;
+			if (ok && end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else if (ok)
+				ok = *p == '"' &&
+					line_string(&p, end, &stats, &stats_len, &stats_esc);
+		}
+		else if (FL_KEY("deletionVector"))
+		{
+			ok = !(seen & 1024);
+			seen |= 1024;
+			if (ok && end - p >= 4 && memcmp(p, "null", 4) == 0)
+				p += 4;
+			else if (ok)
+				ok = ff.has_dv = fl_deletion_vector(&p, end, &ff.dv);
+		}
+		else if (FL_KEY("tags"))
+		{
+			/* (not kept in DELTA_DECODE_ROW: only validated) */
+			ok = !(seen & 2048) && fl_skip_value(&p, end, 2);
+			seen |= 2048;
+		}
+		else
+		{
+			/* a key decode_file does not read: only validated */
+			ok = fl_skip_value(&p, end, 2);
+		}
+		if (!ok || !fl_obj_sep(&p, end, &closed))
+			goto declined;
+		if (closed)
+			break;
+	}
+	if (!fl_line_closes(p, end) || !(seen & 1))
+		goto declined;			/* trailing data, or no path */
+
+	fa = DeltaCommitBuilderNewFile(b, DELTA_FILE_REMOVE);
+	fast_build_strings(b, &ff, fa);
+	fa->pv.is_null_map = pv_null;
+	/* (a null or absent field: ival / bval stayed 0 / false) */
+	fa->has_size = ihas[RI_SIZE];
+	fa->size = ival[RI_SIZE];
+	fa->has_modification_time = ihas[RI_MTIME];
+	fa->modification_time = ival[RI_MTIME];
+	fa->has_deletion_timestamp = ihas[RI_DTS];
+	fa->deletion_timestamp = ival[RI_DTS];
+	fa->has_base_row_id = ihas[RI_BASE];
+	fa->base_row_id = ival[RI_BASE];
+	fa->has_default_row_commit_version = ihas[RI_DRCV];
+	fa->default_row_commit_version = ival[RI_DRCV];
+	fa->data_change = bhas[RB_DC] ? bval[RB_DC] : true;
+	fa->extended_file_metadata = bval[RB_EFM];
+	if (stats != NULL)
+		fa->stats = arena_string(&b->strings, stats, stats_len, stats_esc);
+	b->n_actions++;
+	dc_fastpath_note(DC_FP_REMOVELINE_SCAN, true);
+	return fa;
+
+declined:
+	dc_fastpath_note(DC_FP_REMOVELINE_SCAN, false);
+	return NULL;
+}
+
+/*
  * line_shape_match when only the proof is wanted (a line to skip: its
  * fields are not checked, as skip_line_generic does not check them)
  */
@@ -1361,7 +1627,7 @@ addline_assert_matches_tree(const char *line, Size len, const DeltaFileAction *f
 	b.mode = DELTA_DECODE_ROW;
 	DeltaDecodeAction(&b, &v);
 	if (b.n_files != 1)
-		elog(ERROR, "fast add line decoding: %d file actions in the line", b.n_files);
+		elog(ERROR, "fast line decoding: %d file actions in the line", b.n_files);
 	t = b.files[0];
 	/* an escaped match: its text unescaped is the file's */
 	if (fa->stats_escaped)
@@ -1382,7 +1648,7 @@ addline_assert_matches_tree(const char *line, Size len, const DeltaFileAction *f
 	}
 	diff = DeltaFileActionDiff(&t, fa);
 	if (diff != NULL)
-		elog(ERROR, "fast add line decoding differs from the parse tree in %s", diff);
+		elog(ERROR, "fast line decoding differs from the parse tree in %s", diff);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 }

@@ -84,6 +84,19 @@ extern bool addline_decode_row_prescan(DeltaCommitBuilder *b,
 									   DeltaStatsPrescan *ps, int ps_index);
 
 /*
+ * addline_decode_remove: when line[0..len) is a remove line of the subset
+ * (addline.c) and b decodes DELTA_DECODE_ROW, the remove action
+ * DeltaDecodeAction would append to b, appended (strings in b's arena,
+ * arrays in b->cxt; the line counted as one action), and returned; NULL
+ * (b unchanged but for its arena's unclaimed bytes) for any other line.
+ * *is_remove: whether the line begins as a remove action ('{', "remove"),
+ * the lines that count as a hit or a miss of DC_FP_REMOVELINE_SCAN.
+ */
+extern DeltaFileAction *addline_decode_remove(DeltaCommitBuilder *b,
+											  const char *line, Size len,
+											  bool *is_remove);
+
+/*
  * True when line[0..len) is provably exactly one add, remove or cdc action
  * of the subset (its fields are not checked): a reader of table-level
  * actions may skip it.

@@ -543,12 +543,26 @@ fast_room(FastReader *r, void *arr, Size size)
 		repalloc_huge(arr, size * r->cap_fast);
 }
 
-/* DeltaActionLineTry: decode the line here when it is a common add */
+/* DeltaActionLineTry: decode the line here when it is a common add or remove */
 static bool
 fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
 {
 	FastReader *r = (FastReader *) arg;
+	DeltaFileAction *rm;
+	bool		is_remove;
 
+	/* a remove line: into the builder's files, as slow_line would */
+	rm = addline_decode_remove(&r->d.b, line, len, &is_remove);
+	if (is_remove)
+	{
+		if (rm == NULL)
+			return false;
+#ifdef USE_ASSERT_CHECKING
+		addline_assert_matches_tree(line, len, rm, false);
+#endif
+		order_push(r, false, r->d.b.n_files - 1);
+		return true;
+	}
 	if (r->n_fast == r->cap_fast)
 	{
 		r->cap_fast = r->cap_fast == 0 ? Max(256, r->cap_hint) :

@@ -142,6 +142,25 @@ SELECT array_agg(path ORDER BY path) IS NOT DISTINCT FROM
  WHERE conflict = 'ConcurrentAppendException';
 SELECT * FROM pg_temp.counters();
 
+-- remove lines as writers lay them out (removes/_delta_log/...2.json): a
+-- check of a reader of version 1 that read the whole table conflicts on
+-- every file the lines remove as PostgreSQL parses them (a "path" given
+-- twice: the last; an escaped key: the key it spells); the remove scanner
+-- takes the lines it proves, the other three go to the parse tree.
+-- (Assert-enabled builds compare each scanned line's action with the
+-- parse tree's, field by field.)
+SELECT array_agg(path ORDER BY path COLLATE "C") =
+       (SELECT array_agg(line::jsonb -> 'remove' ->> 'path' ORDER BY line::jsonb -> 'remove' ->> 'path' COLLATE "C")
+          FROM regexp_split_to_table(pg_read_file(current_setting('deltacc_test.fp') ||
+                 'removes/_delta_log/00000000000000000002.json'), E'\n') AS line
+         WHERE line LIKE '%"remove"%') AS same_as_parse,
+       count(*) AS deleted_read
+  FROM deltacc.conflicts(current_setting('deltacc_test.fp') || 'removes', 1, '{}',
+                         '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]',
+                         read_whole_table => true)
+ WHERE conflict = 'ConcurrentDeleteReadException';
+SELECT fast_path, hits, misses FROM deltacc.fastpath_stats(true)
+ WHERE fast_path = 'remove_line.scan';
 --
 -- Malformed or ambiguous lines: the parse tree decides (a miss each), and
 -- says what the parser says.
@@ -183,6 +202,11 @@ SELECT winning_version, conflict, path
          '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]',
          isolation_level => 'Serializable', read_files => '{}', mode => 'stats')
  ORDER BY 1, 3;
+SELECT * FROM pg_temp.counters() WHERE to_parse_tree > 0;
+-- a remove whose size is negative: the decoder's error, the line counted
+-- as the remove scanner's miss
+SELECT count(*) FROM deltacc.conflicts(current_setting('deltacc_test.fp') || 'bad_remove_negative_size',
+                                       1, '{}', '[]', read_whole_table => true);
 SELECT * FROM pg_temp.counters() WHERE to_parse_tree > 0;
 -- an add whose path key comes twice: the parse's answer (the last one)
 SELECT path FROM deltacc.snapshot_files(current_setting('deltacc_test.fp') || 'bad_duplicate_path')

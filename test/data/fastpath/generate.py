@@ -36,6 +36,18 @@ the variety real writers produce, for the fast paths' hit counters
                        statistics: a conflict check keeps the file)
     zero_size          the line's size 9090 written 0909 (the parser's error)
 
+- removes/: versions 0 and 1 of variety/, then version 2: remove lines of
+  files of version 1 as writers lay them out (Spark with
+  extendedFileMetadata, partition values, tags and statistics; delta-rs
+  with nulls for every optional field; Databricks with a deletion vector
+  and row tracking fields; the Python writer's separators and \\u
+  escapes; a JVM writer escaping "/"; a minimal line; keys in a random
+  order; keys no reader reads), and three valid lines the remove scanner
+  does not prove (a duplicate "path", an escaped key, statistics as an
+  object): the parse tree decides those.
+- bad_remove_negative_size/: versions 0 and 1 of variety/, then version
+  2: a remove whose size is negative (the decoder's error).
+
 Run: python3 test/data/fastpath/generate.py (deterministic output; the
 generated logs are committed so the tests never need Python).
 """
@@ -295,6 +307,67 @@ def bad_line(case):
     raise ValueError(case)
 
 
+def remove_lines(v1):
+    """Version 2 of removes/: a remove of each of 16 files of version 1."""
+    paths = [json.loads(l)["add"]["path"] for l in v1 if l.startswith('{"add"')]
+    ms = BASE_MS + 2
+    st = '{"numRecords":3,"minValues":{"id":1,"customer":"Zo\u00eb \\"Z\\""},' \
+         '"maxValues":{"id":9,"customer":"plain"},"nullCount":{"id":0}}'
+    rows = [
+        # Spark
+        (COMPACT, {"path": paths[0], "deletionTimestamp": ms, "dataChange": True,
+                   "extendedFileMetadata": True, "partitionValues": {}, "size": 1000,
+                   "tags": {"INSERTION_TIME": "1714521600000000", "ZCUBE_ID": "x"}}),
+        (COMPACT, {"path": paths[1], "deletionTimestamp": ms, "dataChange": True,
+                   "extendedFileMetadata": True, "partitionValues": {"region": "eu-west-1",
+                                                                     "day": None},
+                   "size": 1001, "stats": st}),
+        # delta-rs: nulls for the optional fields
+        (COMPACT, {"path": paths[8], "dataChange": True, "deletionTimestamp": ms,
+                   "extendedFileMetadata": False, "partitionValues": {}, "size": 1008,
+                   "tags": None, "deletionVector": None, "baseRowId": None,
+                   "defaultRowCommitVersion": None, "stats": None}),
+        (COMPACT, {"path": paths[9], "dataChange": None, "deletionTimestamp": None,
+                   "extendedFileMetadata": None, "partitionValues": None, "size": None,
+                   "modificationTime": None}),
+        # Databricks: a deletion vector, row tracking
+        (COMPACT, {"path": paths[5], "deletionTimestamp": ms, "dataChange": True,
+                   "extendedFileMetadata": True, "partitionValues": {}, "size": 1005,
+                   "deletionVector": dv(5), "baseRowId": 40, "defaultRowCommitVersion": 1,
+                   "stats": st, "tags": {"INSERTION_TIME": "1"}}),
+        (COMPACT, {"path": paths[4], "deletionTimestamp": ms, "dataChange": False,
+                   "size": 1004, "modificationTime": ms - 7}),
+        # the Python writer (separators, \\u escapes) and a JVM writer (\\/)
+        (PYTHON, {"path": paths[12], "deletionTimestamp": ms, "dataChange": True,
+                  "partitionValues": {"customer": NAMES[0], "region": REGIONS[2]},
+                  "size": 1012, "stats": st}),
+        (SLASHED, {"path": paths[16], "deletionTimestamp": ms, "dataChange": True,
+                   "extendedFileMetadata": True, "size": 1016}),
+        # minimal
+        (COMPACT, {"path": paths[17]}),
+        # keys no reader reads, nested
+        (COMPACT, {"path": paths[18], "dataChange": True, "clusteringProvider": "liquid",
+                   "x": [1, {"a": None, "b": [True, 2.5e3]}], "size": 1018}),
+    ]
+    out = [json.dumps(commit_info("DELETE", 2), separators=(',', ':'))]
+    for style, f in rows:
+        out.append("{" + style.s("remove") + style.colon + style.enc(f) + "}")
+    # keys in a random order, white space around the tokens
+    rng = random.Random(7)
+    keys = ["path", "deletionTimestamp", "dataChange", "size", "partitionValues"]
+    for k in range(2):
+        rng.shuffle(keys)
+        vals = {"path": paths[20 + k], "deletionTimestamp": ms, "dataChange": True,
+                "size": 1020 + k, "partitionValues": {}}
+        out.append('{ "remove" : { ' + ' , '.join('"%s" : %s' % (x, json.dumps(vals[x]))
+                                                for x in keys) + ' } }')
+    # valid, not proved by the scanner: the parse tree decides
+    out.append('{"remove":{"path":"%s","dataChange":true,"path":"%s"}}' % (paths[30], paths[31]))
+    out.append('{"remove":{"p\\u0061th":"%s","dataChange":true}}' % paths[32])
+    out.append('{"remove":{"path":"%s","stats":{"numRecords":3}}}' % paths[33])
+    return out
+
+
 def main():
     v0 = [json.dumps(commit_info("CREATE TABLE", 0), separators=(',', ':')),
           json.dumps(PROTOCOL, separators=(',', ':')),
@@ -321,6 +394,11 @@ def main():
         assert bad != line
         v3.append(bad.replace("part-00090-bad", "part-00095-bad"))
         write_table("tpl_" + case, [v0, v1, v2, v3])
+    write_table("removes", [v0, v1, remove_lines(v1)])
+    bad = json.dumps({"remove": {"path": v1[1] and json.loads(v1[1])["add"]["path"],
+                                 "dataChange": True, "size": -5}}, separators=(',', ':'))
+    write_table("bad_remove_negative_size",
+                [v0, v1, [json.dumps(commit_info("DELETE", 2), separators=(',', ':')), bad]])
 
 
 if __name__ == "__main__":
