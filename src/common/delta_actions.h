@@ -135,7 +135,10 @@ typedef struct DeltaProtocol
  */
 typedef struct DeltaCommitInfo
 {
-	const struct DjValue *info; /* the whole commitInfo object */
+	const struct DjValue *info; /* the whole commitInfo object, or NULL
+								 * when info_json holds it */
+	const char *info_json;		/* (info NULL) its JSON text, as in the log,
+								 * parsed when asked for (actions.h) */
 	char	   *operation;		/* NULL when absent */
 	int			is_blind_append;	/* -1 absent, 0 false, 1 true */
 	char	   *isolation_level;	/* NULL when absent */

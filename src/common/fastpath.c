@@ -24,6 +24,7 @@ static const char *const fp_names[DC_FP_N] = {
 	[DC_FP_STATS_SCAN] = "stats.scan",
 	[DC_FP_JSONB_LAYOUT] = "stats_jsonb.layout",
 	[DC_FP_REMOVELINE_SCAN] = "remove_line.scan",
+	[DC_FP_COMMITINFO_SCAN] = "commit_info.scan",
 };
 
 static const char *const fp_next[DC_FP_N] = {
@@ -34,6 +35,7 @@ static const char *const fp_next[DC_FP_N] = {
 	[DC_FP_STATS_SCAN] = "parse tree",
 	[DC_FP_JSONB_LAYOUT] = "parse tree",
 	[DC_FP_REMOVELINE_SCAN] = "parse tree",
+	[DC_FP_COMMITINFO_SCAN] = "parse tree",
 };
 
 /* See fastpath.h. */

@@ -38,6 +38,8 @@ typedef enum DcFastPath
 	DC_FP_REMOVELINE_SCAN,		/* remove lines of commits read for checks,
 								 * decoded by the line scanner
 								 * (snapshot/addline.c) */
+	DC_FP_COMMITINFO_SCAN,		/* commitInfo lines of commits read for
+								 * checks, decoded by the line scanner */
 	DC_FP_N
 } DcFastPath;
 

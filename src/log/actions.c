@@ -783,12 +783,30 @@ decode_commit_info(DeltaCommitBuilder *b, const DjValue *src)
 }
 
 /*
+ * The commitInfo object of ci as a tree: ci->info, or its text parsed now
+ * (in CurrentMemoryContext; a scanner validated it when it kept the text).
+ */
+static const DjValue *
+commit_info_tree(const DeltaCommitInfo *ci)
+{
+	DjValue    *v;
+
+	if (ci->info != NULL)
+		return ci->info;
+	Assert(ci->info_json != NULL);
+	v = palloc(sizeof(DjValue));
+	*v = dc_json_parse(ci->info_json, strlen(ci->info_json), "commitInfo",
+					   ERRCODE_DATA_CORRUPTED);
+	return v;
+}
+
+/*
  * DeltaCommitInfoJson: see actions.h.
  */
 char *
 DeltaCommitInfoJson(const DeltaCommitInfo *ci)
 {
-	return dc_dj_to_json(ci->info);
+	return dc_dj_to_json(commit_info_tree(ci));
 }
 
 /*
@@ -797,7 +815,7 @@ DeltaCommitInfoJson(const DeltaCommitInfo *ci)
 char *
 DeltaCommitInfoOperationParametersJson(const DeltaCommitInfo *ci)
 {
-	const DjValue *f = field(ci->info, "operationParameters");
+	const DjValue *f = field(commit_info_tree(ci), "operationParameters");
 
 	return f && f->type == DJ_OBJECT ? dc_dj_to_json(f) : NULL;
 }

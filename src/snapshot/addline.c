@@ -1340,10 +1340,10 @@ static const char *const remove_bools[] = {
 };
 
 /* The index of key[0 .. kl) in the array names, or -1. */
-#define remove_field(key, kl, names) \
-	remove_field_in((key), (kl), (names), lengthof(names))
+#define field_index(key, kl, names) \
+	field_index_in((key), (kl), (names), lengthof(names))
 static int
-remove_field_in(const char *key, int kl, const char *const *names, int n)
+field_index_in(const char *key, int kl, const char *const *names, int n)
 {
 	int			i;
 
@@ -1430,14 +1430,14 @@ addline_decode_remove(DeltaCommitBuilder *b, const char *line, Size len,
 				ok = fast_partition_values(&p, end, &ff);
 			}
 		}
-		else if ((i = remove_field(key, kl, remove_ints)) >= 0)
+		else if ((i = field_index(key, kl, remove_ints)) >= 0)
 		{
 			ok = !(seen & (4u << i)) &&
 				fast_nullable_int(&p, end, &ihas[i], &ival[i]) &&
 				(i != RI_SIZE || ival[i] >= 0);
 			seen |= 4u << i;
 		}
-		else if ((i = remove_field(key, kl, remove_bools)) >= 0)
+		else if ((i = field_index(key, kl, remove_bools)) >= 0)
 		{
 			ok = !(seen & (128u << i)) &&
 				fast_nullable_bool(&p, end, &bhas[i], &bval[i]);
@@ -1506,6 +1506,232 @@ addline_decode_remove(DeltaCommitBuilder *b, const char *line, Size len,
 declined:
 	dc_fastpath_note(DC_FP_REMOVELINE_SCAN, false);
 	return NULL;
+}
+
+/*
+ * fast_ci_string: a string value at *pp into *out (b's arena), or any
+ * other value validated and *out left NULL, as decode_commit_info takes
+ * a field it wants a string of; *pp moves past it.  False: not provable.
+ */
+static bool
+fast_ci_string(DeltaCommitBuilder *b, const char **pp, const char *end,
+			   char **out)
+{
+	const char *s;
+	int			n;
+	bool		esc;
+
+	if (**pp != '"')
+		return fl_skip_value(pp, end, 2);
+	if (!line_string(pp, end, &s, &n, &esc))
+		return false;
+	*out = arena_string(&b->strings, s, n, esc);
+	return true;
+}
+
+/*
+ * fast_ci_int: a plain integer at *pp (*has set), or a value that is no
+ * number validated (*has left false), as decode_commit_info takes a field
+ * it wants an integer of (dj_to_int64); a number of any other form is not
+ * provable here (false).  *pp moves past it.
+ */
+static bool
+fast_ci_int(const char **pp, const char *end, bool *has, int64 *v)
+{
+	if (**pp == '-' || (**pp >= '0' && **pp <= '9'))
+	{
+		if (!fl_plain_int(pp, end, v))
+			return false;
+		*has = true;
+		return true;
+	}
+	return fl_skip_value(pp, end, 2);
+}
+
+/*
+ * fast_ci_tags: the commitInfo's tags value at *pp: whether it is an
+ * object whose member "delta.identity.schemaUpdate" is the string "true"
+ * (decode_commit_info's identity_schema_update); any other value only
+ * validated.  False: not provable (a key with escapes, that member twice).
+ */
+static bool
+fast_ci_tags(const char **pp, const char *end, bool *flag)
+{
+	const char *p = *pp;
+	bool		empty;
+	bool		closed;
+	bool		seen = false;
+
+	*flag = false;
+	if (*p != '{')
+		return fl_skip_value(pp, end, 2);
+	if (!fl_obj_open(&p, end, &empty))
+		return false;
+	while (!empty)
+	{
+		const char *key;
+		int			kl;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			return false;
+		if (FL_KEY("delta.identity.schemaUpdate"))
+		{
+			const char *s;
+			int			n;
+			bool		esc;
+
+			if (seen)
+				return false;
+			seen = true;
+			if (*p == '"')
+			{
+				if (!line_string(&p, end, &s, &n, &esc) || esc)
+					return false;
+				*flag = n == 4 && memcmp(s, "true", 4) == 0;
+			}
+			else if (!fl_skip_value(&p, end, 3))
+				return false;
+		}
+		else if (!fl_skip_value(&p, end, 3))
+			return false;
+		if (!fl_obj_sep(&p, end, &closed))
+			return false;
+		if (closed)
+			break;
+	}
+	*pp = p;
+	return true;
+}
+
+/* The fields of a commitInfo line that decode_commit_info reads. */
+enum
+{
+	CI_OPERATION, CI_BLIND, CI_ISOLATION, CI_READ_VERSION, CI_ENGINE,
+	CI_TIMESTAMP, CI_ICT, CI_TAGS, CI_TXN
+};
+static const char *const ci_fields[] = {
+	[CI_OPERATION] = "operation",
+	[CI_BLIND] = "isBlindAppend",
+	[CI_ISOLATION] = "isolationLevel",
+	[CI_READ_VERSION] = "readVersion",
+	[CI_ENGINE] = "engineInfo",
+	[CI_TIMESTAMP] = "timestamp",
+	[CI_ICT] = "inCommitTimestamp",
+	[CI_TAGS] = "tags",
+	[CI_TXN] = "txnId",
+};
+
+/*
+ * addline_decode_commit_info: see addline.h.  The subset: the line is
+ * {"commitInfo":{...}} and nothing else, every value valid JSON of the
+ * scanners' subset, no field decode_commit_info reads given twice, its
+ * integer fields plain integers when they are numbers, the tags' keys
+ * plain.  The fields are taken as decode_commit_info takes them (a value
+ * of another type than it wants: absent); the object's text is kept for
+ * DeltaCommitInfoJson instead of a parse tree.
+ */
+bool
+addline_decode_commit_info(DeltaCommitBuilder *b, const char *line, Size len,
+						   bool *is_commit_info)
+{
+	const char *p = line;
+	const char *end = line + len;
+	const char *obj;
+	unsigned	seen = 0;
+	bool		empty;
+	bool		closed;
+	DeltaCommitInfo ci;
+	DeltaCommitInfo *kept;
+
+	*is_commit_info = false;
+	p = fl_skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	p = fl_skip_ws(p + 1, end);
+	if (end - p < 12 || memcmp(p, "\"commitInfo\"", 12) != 0)
+		return false;
+	*is_commit_info = true;
+	fl_init();
+	memset(&ci, 0, sizeof(ci));
+	ci.is_blind_append = -1;
+	p += 12;
+	if (!fl_colon(&p, end) || *p != '{')
+		goto declined;
+	obj = p;
+	if (!fl_obj_open(&p, end, &empty))
+		goto declined;
+	while (!empty)
+	{
+		const char *key;
+		int			kl;
+		int			i;
+		bool		ok;
+
+		if (!fl_member_key(&p, end, &key, &kl))
+			goto declined;
+		i = field_index(key, kl, ci_fields);
+		if (i >= 0 && (seen & (1u << i)))
+			goto declined;		/* (the parse takes the last) */
+		if (i >= 0)
+			seen |= 1u << i;
+		switch (i)
+		{
+			case CI_OPERATION:
+				ok = fast_ci_string(b, &p, end, &ci.operation);
+				break;
+			case CI_ISOLATION:
+				ok = fast_ci_string(b, &p, end, &ci.isolation_level);
+				break;
+			case CI_ENGINE:
+				ok = fast_ci_string(b, &p, end, &ci.engine_info);
+				break;
+			case CI_TXN:
+				ok = fast_ci_string(b, &p, end, &ci.txn_id);
+				break;
+			case CI_BLIND:
+				if (end - p >= 4 && memcmp(p, "true", 4) == 0)
+					ci.is_blind_append = 1;
+				else if (end - p >= 5 && memcmp(p, "false", 5) == 0)
+					ci.is_blind_append = 0;
+				ok = fl_skip_value(&p, end, 2);
+				break;
+			case CI_READ_VERSION:
+				ok = fast_ci_int(&p, end, &ci.has_read_version,
+								 &ci.read_version);
+				break;
+			case CI_TIMESTAMP:
+				ok = fast_ci_int(&p, end, &ci.has_timestamp, &ci.timestamp);
+				break;
+			case CI_ICT:
+				ok = fast_ci_int(&p, end, &ci.has_in_commit_timestamp,
+								 &ci.in_commit_timestamp);
+				break;
+			case CI_TAGS:
+				ok = fast_ci_tags(&p, end, &ci.identity_schema_update);
+				break;
+			default:
+				ok = fl_skip_value(&p, end, 2);
+				break;
+		}
+		if (!ok || !fl_obj_sep(&p, end, &closed))
+			goto declined;
+		if (closed)
+			break;
+	}
+	if (!fl_line_closes(p, end))
+		goto declined;
+
+	kept = MemoryContextAlloc(b->cxt, sizeof(DeltaCommitInfo));
+	*kept = ci;
+	kept->info_json = DeltaArenaStrndup(&b->strings, obj, p - obj);
+	b->commit_info = kept;
+	b->n_actions++;
+	dc_fastpath_note(DC_FP_COMMITINFO_SCAN, true);
+	return true;
+
+declined:
+	dc_fastpath_note(DC_FP_COMMITINFO_SCAN, false);
+	return false;
 }
 
 /*
@@ -1649,6 +1875,46 @@ addline_assert_matches_tree(const char *line, Size len, const DeltaFileAction *f
 	diff = DeltaFileActionDiff(&t, fa);
 	if (diff != NULL)
 		elog(ERROR, "fast line decoding differs from the parse tree in %s", diff);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+}
+
+/*
+ * addline_assert_commit_info_matches_tree: see addline.h.
+ */
+void
+addline_assert_commit_info_matches_tree(const char *line, Size len,
+										const DeltaCommitInfo *ci)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "deltacc fast commitInfo check",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DeltaCommitBuilder b;
+	DjValue		v;
+	const DeltaCommitInfo *t;
+
+	v = DeltaLogParseLine(line, len);
+	DeltaCommitBuilderInit(&b, 0);
+	b.mode = DELTA_DECODE_ROW;
+	DeltaDecodeAction(&b, &v);
+	t = b.commit_info;
+	if (t == NULL || ci == NULL ||
+		!DeltaStrEqual(t->operation, ci->operation) ||
+		t->is_blind_append != ci->is_blind_append ||
+		!DeltaStrEqual(t->isolation_level, ci->isolation_level) ||
+		t->has_read_version != ci->has_read_version ||
+		(t->has_read_version && t->read_version != ci->read_version) ||
+		!DeltaStrEqual(t->engine_info, ci->engine_info) ||
+		t->has_timestamp != ci->has_timestamp ||
+		(t->has_timestamp && t->timestamp != ci->timestamp) ||
+		t->has_in_commit_timestamp != ci->has_in_commit_timestamp ||
+		(t->has_in_commit_timestamp &&
+		 t->in_commit_timestamp != ci->in_commit_timestamp) ||
+		t->identity_schema_update != ci->identity_schema_update ||
+		!DeltaStrEqual(t->txn_id, ci->txn_id) ||
+		strcmp(DeltaCommitInfoJson(t), DeltaCommitInfoJson(ci)) != 0)
+		elog(ERROR, "fast commitInfo decoding differs from the parse tree");
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 }

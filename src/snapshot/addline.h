@@ -97,6 +97,20 @@ extern DeltaFileAction *addline_decode_remove(DeltaCommitBuilder *b,
 											  bool *is_remove);
 
 /*
+ * addline_decode_commit_info: when line[0..len) is a commitInfo line of
+ * the subset (addline.c), b's commit info set as DeltaDecodeAction would
+ * set it (strings in b's arena, the struct in b->cxt; the object's text
+ * kept in place of its parse tree; the line counted as one action), and
+ * true; false (b unchanged but for its arena's unclaimed bytes) for any
+ * other line.  *is_commit_info: whether the line begins as a commitInfo
+ * action, the lines that count as a hit or a miss of
+ * DC_FP_COMMITINFO_SCAN.
+ */
+extern bool addline_decode_commit_info(DeltaCommitBuilder *b,
+									   const char *line, Size len,
+									   bool *is_commit_info);
+
+/*
  * True when line[0..len) is provably exactly one add, remove or cdc action
  * of the subset (its fields are not checked): a reader of table-level
  * actions may skip it.
@@ -148,6 +162,14 @@ extern bool addline_tags_span(const char *line, Size len, const char **tags,
 extern void addline_assert_matches_tree(const char *line, Size len,
 										const DeltaFileAction *fa,
 										bool deferred);
+
+/*
+ * Decode the commitInfo line the slow way and compare with *ci, field by
+ * field and as JSON text; ERROR on any difference.
+ */
+extern void addline_assert_commit_info_matches_tree(const char *line,
+													Size len,
+													const DeltaCommitInfo *ci);
 #endif
 
 #endif							/* DELTACC_ADDLINE_H */

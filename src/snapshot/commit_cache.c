@@ -543,13 +543,24 @@ fast_room(FastReader *r, void *arr, Size size)
 		repalloc_huge(arr, size * r->cap_fast);
 }
 
-/* DeltaActionLineTry: decode the line here when it is a common add or remove */
+/* DeltaActionLineTry: decode the line here when it is a common add, remove or commitInfo */
 static bool
 fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
 {
 	FastReader *r = (FastReader *) arg;
 	DeltaFileAction *rm;
 	bool		is_remove;
+
+	/* a commitInfo line: into the builder, as slow_line would */
+	if (addline_decode_commit_info(&r->d.b, line, len, &is_remove))
+	{
+#ifdef USE_ASSERT_CHECKING
+		addline_assert_commit_info_matches_tree(line, len, r->d.b.commit_info);
+#endif
+		return true;
+	}
+	if (is_remove)
+		return false;			/* (a commitInfo line it declined) */
 
 	/* a remove line: into the builder's files, as slow_line would */
 	rm = addline_decode_remove(&r->d.b, line, len, &is_remove);

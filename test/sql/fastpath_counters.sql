@@ -161,6 +161,38 @@ SELECT array_agg(path ORDER BY path COLLATE "C") =
  WHERE conflict = 'ConcurrentDeleteReadException';
 SELECT fast_path, hits, misses FROM deltacc.fastpath_stats(true)
  WHERE fast_path = 'remove_line.scan';
+-- commitInfo lines as writers lay them out (commit_infos/, versions 1 to
+-- 14, each with one added file): a Serializable reader of version 0 that
+-- read the whole table conflicts with every version, each conflict naming
+-- the winner's operation as PostgreSQL parses the line (a string, else
+-- TRANSACTION, as Delta names a commit without one); a WriteSerializable one conflicts with exactly the versions whose
+-- isBlindAppend is not true as PostgreSQL parses it (a blind append's
+-- files are not its concern; isBlindAppend given twice: the last).  The
+-- commitInfo scanner takes the lines it proves, the other three go to the
+-- parse tree.  (Assert-enabled builds compare each scanned line's
+-- decoding with the parse tree's, field by field and as JSON.)
+CREATE FUNCTION pg_temp.ci(v bigint) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT line::jsonb -> 'commitInfo'
+    FROM regexp_split_to_table(pg_read_file(current_setting('deltacc_test.fp') ||
+           'commit_infos/_delta_log/' || lpad(v::text, 20, '0') || '.json'), E'\n') AS line
+   WHERE line LIKE '{%"commitInfo"%' $$;
+SELECT count(*) AS conflicts,
+       count(*) FILTER (WHERE operation IS NOT DISTINCT FROM
+                          CASE WHEN jsonb_typeof(pg_temp.ci(winning_version) -> 'operation') = 'string'
+                               THEN pg_temp.ci(winning_version) ->> 'operation'
+                               ELSE 'TRANSACTION' END) AS operation_as_parse
+  FROM deltacc.conflicts(current_setting('deltacc_test.fp') || 'commit_infos', 0, '{}',
+                         '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]',
+                         isolation_level => 'Serializable', read_whole_table => true);
+SELECT array_agg(winning_version ORDER BY winning_version) =
+       (SELECT array_agg(v ORDER BY v) FROM generate_series(1::bigint, 14) AS v
+         WHERE (pg_temp.ci(v) -> 'isBlindAppend') IS DISTINCT FROM 'true'::jsonb) AS conflicts_as_parse,
+       count(*) AS conflicts
+  FROM deltacc.conflicts(current_setting('deltacc_test.fp') || 'commit_infos', 0, '{}',
+                         '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]',
+                         isolation_level => 'WriteSerializable', read_whole_table => true);
+SELECT fast_path, hits, misses FROM deltacc.fastpath_stats(true)
+ WHERE fast_path = 'commit_info.scan';
 --
 -- Malformed or ambiguous lines: the parse tree decides (a miss each), and
 -- says what the parser says.

@@ -48,6 +48,16 @@ the variety real writers produce, for the fast paths' hit counters
 - bad_remove_negative_size/: versions 0 and 1 of variety/, then version
   2: a remove whose size is negative (the decoder's error).
 
+- commit_infos/: version 0 of variety/, then one commit per commitInfo
+  layout (versions 1 to 14), each with an add of a new file: Spark,
+  Databricks (tags, the identity schema update tag), delta-rs, the
+  Python writer's separators and \\u escapes, a JVM writer's \\/, an
+  in-commit timestamp, an empty object, values of types the decoder does
+  not take (isBlindAppend and readVersion as strings, operation a number),
+  and three lines the scanner does not prove (isBlindAppend twice, the
+  last false; operation twice; readVersion 1.0): the parse tree decides
+  those.
+
 Run: python3 test/data/fastpath/generate.py (deterministic output; the
 generated logs are committed so the tests never need Python).
 """
@@ -368,6 +378,70 @@ def remove_lines(v1):
     return out
 
 
+def commit_info_lines():
+    """Versions 1 to 14 of commit_infos/: a commitInfo layout each."""
+    ms = BASE_MS + 10
+    metrics = {"numFiles": "1", "numOutputRows": "3", "numOutputBytes": "1000"}
+    rows = [
+        (COMPACT, {"timestamp": ms, "operation": "WRITE",
+                   "operationParameters": {"mode": "Append", "partitionBy": "[]"},
+                   "readVersion": 0, "isolationLevel": "Serializable", "isBlindAppend": True,
+                   "operationMetrics": metrics,
+                   "engineInfo": "Apache-Spark/3.5.0 Delta-Lake/3.1.0",
+                   "txnId": "8d7b1c52-0f8e-4c4e-9a43-1f1f4f0d0001"}),
+        (COMPACT, {"timestamp": ms, "userId": "4117", "userName": "ana@example.com",
+                   "operation": "MERGE",
+                   "operationParameters": {"predicate": "[\"(id#1 = id#2)\"]",
+                                           "matchedPredicates": "[{\"actionType\":\"update\"}]"},
+                   "notebook": {"notebookId": "1207"}, "clusterId": "0101-abc",
+                   "readVersion": 1, "isolationLevel": "WriteSerializable",
+                   "isBlindAppend": False, "operationMetrics": metrics,
+                   "tags": {"restoresDeletedRows": "false",
+                            "delta.identity.schemaUpdate": "true"},
+                   "engineInfo": "Databricks-Runtime/14.3.x-scala2.12",
+                   "txnId": "8d7b1c52-0f8e-4c4e-9a43-1f1f4f0d0002"}),
+        (COMPACT, {"timestamp": ms, "operation": "WRITE",
+                   "operationParameters": {"mode": "Append"},
+                   "clientVersion": "delta-rs.0.22.0", "readVersion": 2,
+                   "isBlindAppend": True, "operationMetrics": {"num_added_files": 1,
+                                                               "execution_time_ms": 12}}),
+        (PYTHON, {"timestamp": ms, "operation": "DELETE \u00e9t\u00e9",
+                  "operationParameters": {"predicate": NAMES[0]},
+                  "readVersion": 3, "isBlindAppend": False,
+                  "engineInfo": "py \"writer\" 1.0", "txnId": "t-" + NAMES[4]}),
+        (SLASHED, {"timestamp": ms, "operation": "UPDATE",
+                   "operationParameters": {"predicate": "a/b = 'c/d'"},
+                   "readVersion": 4, "isBlindAppend": False,
+                   "engineInfo": "jvm/2.0", "txnId": "x/y"}),
+        (COMPACT, {"inCommitTimestamp": ms + 5, "timestamp": ms, "operation": "WRITE",
+                   "operationParameters": {"mode": "Append"}, "readVersion": 5,
+                   "isBlindAppend": True, "engineInfo": "Apache-Spark/3.5.0 Delta-Lake/3.2.0"}),
+        (COMPACT, {}),
+        (COMPACT, {"timestamp": ms, "operation": "WRITE", "isBlindAppend": "true",
+                   "readVersion": "7"}),
+        (COMPACT, {"timestamp": ms, "operation": 42, "isBlindAppend": None,
+                   "engineInfo": None, "tags": None, "txnId": 7,
+                   "x": [1, {"a": None, "b": [True, 2.5e3]}]}),
+        (COMPACT, {"timestamp": -1, "operation": "OPTIMIZE", "isBlindAppend": False,
+                   "tags": {"delta.identity.schemaUpdate": "false", "k": {"n": [1]}}}),
+        (COMPACT, {"operation": "WRITE", "isBlindAppend": True, "readVersion": 9,
+                   "operationMetrics": {"deep": [[[{"a": [[1]]}]]]}}),
+    ]
+    lines = ["{" + st.s("commitInfo") + st.colon + st.enc(f) + "}" for st, f in rows]
+    # valid, not proved by the scanner: the parse tree decides
+    lines.append('{"commitInfo":{"operation":"WRITE","isBlindAppend":true,"isBlindAppend":false}}')
+    lines.append('{"commitInfo":{"operation":"DELETE","isBlindAppend":true,"operation":"WRITE"}}')
+    lines.append('{"commitInfo":{"operation":"WRITE","readVersion":1.0,"isBlindAppend":true}}')
+    commits = []
+    for k, line in enumerate(lines):
+        f = {"path": "ci-%02d.parquet" % (k + 1), "partitionValues": {}, "size": 100 + k,
+             "modificationTime": ms, "dataChange": True,
+             "stats": '{"numRecords":1,"minValues":{"id":%d},"maxValues":{"id":%d},'
+                      '"nullCount":{"id":0}}' % (k, k)}
+        commits.append([line, add(COMPACT, list(f), f)])
+    return commits
+
+
 def main():
     v0 = [json.dumps(commit_info("CREATE TABLE", 0), separators=(',', ':')),
           json.dumps(PROTOCOL, separators=(',', ':')),
@@ -395,6 +469,7 @@ def main():
         v3.append(bad.replace("part-00090-bad", "part-00095-bad"))
         write_table("tpl_" + case, [v0, v1, v2, v3])
     write_table("removes", [v0, v1, remove_lines(v1)])
+    write_table("commit_infos", [v0] + commit_info_lines())
     bad = json.dumps({"remove": {"path": v1[1] and json.loads(v1[1])["add"]["path"],
                                  "dataChange": True, "size": -5}}, separators=(',', ':'))
     write_table("bad_remove_negative_size",
