@@ -634,13 +634,11 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 				 CommitStatsSource **src)
 {
 	FastReader	r;
-	char	   *name;
 	DeltaCommit *c;
 	DeltaFileAction *files;
 	int			k;
 
 	fl_init();
-	name = DeltaCommitFileName(version);
 	memset(&r, 0, sizeof(r));
 	r.d.ps = ps;
 	r.d.defer = ps != NULL && id != NULL;
@@ -653,10 +651,7 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 		pfree(r.d.ubuf);
 	*src = NULL;
 	if (r.n_fast == 0)
-	{
-		pfree(name);
 		return c;
-	}
 	if (r.d.defer)
 	{
 		CommitStatsSource *cs = palloc0(sizeof(CommitStatsSource));
@@ -664,7 +659,7 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 		bool		any = false;
 
 		cs->path = pstrdup(path);
-		cs->name = name;
+		cs->name = DeltaCommitFileName(version);
 		cs->id = *id;
 		cs->nfiles = n;
 		cs->off = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
@@ -689,8 +684,6 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 		if (any)
 			*src = cs;
 	}
-	if (*src == NULL)
-		pfree(name);
 	if (c->n_files == 0)
 	{
 		/* every file action was fast (the usual case): no copy */
@@ -822,6 +815,14 @@ ratified_slot_set(CommitCacheEntry *e, const DeltaRatifiedCommit *rc)
 	memcpy(sl->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH);
 }
 
+/* pfree cache_get's path unless it is its key buffer */
+static inline void
+path_free(char *path, const char *key)
+{
+	if (path != key)
+		pfree(path);
+}
+
 /*
  * cache_get: commit 'version' from the cache or read now.  state_only:
  * the metaData and protocol suffice (a full entry serves too; otherwise a
@@ -867,13 +868,15 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 		 * the same.
 		 */
 		char		hex[PG_SHA256_DIGEST_STRING_LENGTH];
+		int			n;
 
 		hex[hex_encode((const char *) rc->sha256, PG_SHA256_DIGEST_LENGTH,
 					   hex)] = '\0';
-		path = psprintf("%s#ratified:" INT64_FORMAT ":%s", log->table_path,
-						version, hex);
+		n = snprintf(key, MAXPGPATH, "%s#ratified:" INT64_FORMAT ":%s",
+					 log->table_path, version, hex);
+		path = key;				/* (not to be freed) */
 		memset(&before, 0, sizeof(before));
-		cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH;
+		cacheable = cache_limit() > 0 && n >= 0 && n + 8 < MAXPGPATH;
 	}
 	else
 	{
@@ -886,7 +889,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			stat_hits++;
 			dlist_move_head(&cache_lru, &e->node);
 			pfree(name);
-			pfree(path);
+			path_free(path, key);
 			return entry_ref(scope, e);
 		}
 		cacheable = cache_limit() > 0 && strlen(path) + 8 < MAXPGPATH &&
@@ -899,7 +902,8 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 
 		/* a full decoding serves as well */
 		ensure_cache();
-		strlcpy(key, path, MAXPGPATH);
+		if (path != key)
+			strlcpy(key, path, MAXPGPATH);
 		item = hash_search(cache_hash, key, HASH_FIND, NULL);
 		if (item != NULL && !item->entry->keyed &&
 			item->entry->version == version &&
@@ -913,7 +917,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			dlist_move_head(&cache_lru, &item->entry->node);
 			if (name)
 				pfree(name);
-			pfree(path);
+			path_free(path, key);
 			return entry_ref(scope, item->entry);
 		}
 	}
@@ -923,7 +927,10 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 
 		ensure_cache();
 		/* the key: the file's path, "#state" appended for a state entry */
-		snprintf(key, MAXPGPATH, "%s%s", path, state_only ? "#state" : "");
+		if (path != key)
+			snprintf(key, MAXPGPATH, "%s%s", path, state_only ? "#state" : "");
+		else if (state_only)
+			strlcat(key, "#state", MAXPGPATH);
 		item = hash_search(cache_hash, key, HASH_FIND, NULL);
 		if (item != NULL)
 		{
@@ -939,7 +946,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 				dlist_move_head(&cache_lru, &e->node);
 				if (name)
 					pfree(name);
-				pfree(path);
+				path_free(path, key);
 				return entry_ref(scope, e);
 			}
 			/* the file changed: never serve the old decoding */
@@ -999,7 +1006,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 				ratified_slot_set(e, rc);
 			if (name)
 				pfree(name);
-			pfree(path);
+			path_free(path, key);
 			return entry_ref(scope, e);
 		}
 	}
@@ -1014,7 +1021,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	ref->stats_src = src;
 	if (name)
 		pfree(name);
-	pfree(path);
+	path_free(path, key);
 	return ref;
 }
 
