@@ -484,7 +484,8 @@ typedef struct FastReader
 	OrderedFile *order;
 	int			n_order;
 	int			cap_order;
-	int			cap_hint;		/* first room for fast lines (0: none) */
+	int			cap_hint;		/* first room for fast lines (0: the size
+								 * is not known, room for 256) */
 	int64	   *def_off;		/* [cap_fast]: per fast line, where it is */
 	int64	   *def_line;
 	int32	   *def_len;		/* 0: its text kept, or none */
@@ -524,7 +525,8 @@ order_push(FastReader *r, bool fast, int index)
 {
 	if (r->n_order == r->cap_order)
 	{
-		r->cap_order = r->cap_order == 0 ? 256 : r->cap_order * 2;
+		r->cap_order = r->cap_order == 0 ?
+			(r->cap_hint > 0 ? Max(r->cap_hint, 8) : 256) : r->cap_order * 2;
 		r->order = r->order == NULL ?
 			MemoryContextAllocHuge(r->d.b.cxt, sizeof(OrderedFile) * r->cap_order) :
 			repalloc_huge(r->order, sizeof(OrderedFile) * r->cap_order);
@@ -576,7 +578,7 @@ fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
 	}
 	if (r->n_fast == r->cap_fast)
 	{
-		r->cap_fast = r->cap_fast == 0 ? Max(256, r->cap_hint) :
+		r->cap_fast = r->cap_fast == 0 ? (r->cap_hint > 0 ? r->cap_hint : 256) :
 			r->cap_fast * 2;
 		r->fast = fast_room(r, r->fast, sizeof(DeltaFileAction));
 		if (r->d.defer)
@@ -642,7 +644,8 @@ read_commit_fast(DeltaLog *log, int64 version, DeltaStatsPrescan *ps,
 	memset(&r, 0, sizeof(r));
 	r.d.ps = ps;
 	r.d.defer = ps != NULL && id != NULL;
-	r.cap_hint = (int) Min(Max(size_hint, 0) / FAST_MIN_LINE + 1, FAST_MAX_HINT);
+	r.cap_hint = size_hint > 0 ?
+		(int) Min(size_hint / FAST_MIN_LINE + 1, FAST_MAX_HINT) : 0;
 	DeltaCommitBuilderInit(&r.d.b, version);
 	r.d.b.mode = DELTA_DECODE_ROW;
 	DeltaLogScanCommitTry(log, version, fast_line, slow_line, &r);
@@ -957,13 +960,15 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	stat_misses++;
 
 	/* read into a context of the call; it joins the cache only when done */
+	/* (most commits are small: the first block is too) */
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc cached commit",
-								ALLOCSET_DEFAULT_SIZES);
+								ALLOCSET_START_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);
 	if (state_only)
 		commit = read_commit_state(log, version);
 	else
 		commit = read_commit_fast(log, version, ps,
+								  rc != NULL ? (off_t) (rc->staged_path ? 0 : rc->content_len) :
 								  cacheable ? before.size : 0, path,
 								  cacheable && rc == NULL && !too_recent(&before) ?
 								  &before : NULL, &src);
