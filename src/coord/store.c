@@ -940,7 +940,7 @@ typedef struct CatTable
 	char	   *key;			/* canonical table path */
 	Oid			relid;			/* deltacc.ratified_commits */
 	TimestampTz registered_at;
-	MemoryContext cxt;			/* the chunks, the rows' content and labels */
+	MemoryContext cxt;			/* the chunks, the rows' content */
 	int64		first;			/* version of the first kept row */
 	int64		base;			/* the registration's first ratified
 								 * version, -1 while not known */
@@ -986,8 +986,7 @@ static Size
 row_bytes(const DeltaRatifiedCommit *rc)
 {
 	return rc->content_len +
-		(rc->staged_path ? strlen(rc->staged_path) + 1 : 0) +
-		(rc->label ? strlen(rc->label) + 1 : 0);
+		(rc->staged_path ? strlen(rc->staged_path) + 1 : 0);
 }
 
 /* Free a table's rows now (unpinned). */
@@ -1151,8 +1150,6 @@ cat_trim(CatTable *t, int64 through)
 			pfree(unconstify(char *, rc->content));
 		if (rc->staged_path != NULL)
 			pfree(unconstify(char *, rc->staged_path));
-		if (rc->label != NULL)
-			pfree(unconstify(char *, rc->label));
 		t->bytes -= b;
 		cat_bytes -= b;
 	}
@@ -1185,8 +1182,8 @@ cat_trim(CatTable *t, int64 through)
 
 /*
  * Keep row rc (version t->first + t->n, committed) when it fits under the
- * bound; returns whether it was kept.  Its staged path, inline content and
- * label are copied into t's context.
+ * bound; returns whether it was kept.  Its staged path and inline
+ * content are copied into t's context.
  */
 static bool
 cat_append(CatTable *t, const DeltaRatifiedCommit *rc)
@@ -1219,7 +1216,6 @@ cat_append(CatTable *t, const DeltaRatifiedCommit *rc)
 	*kept = *rc;
 	kept->staged_path = rc->staged_path ?
 		MemoryContextStrdup(t->cxt, rc->staged_path) : NULL;
-	kept->label = rc->label ? MemoryContextStrdup(t->cxt, rc->label) : NULL;
 	if (rc->staged_path == NULL && rc->content != NULL)
 	{
 		char	   *c = MemoryContextAllocHuge(t->cxt, rc->content_len + 1);
@@ -1346,16 +1342,11 @@ read_rows(const CatalogRels *cr, const char *table_path, CatTable *t,
 		datum_sha256(slot_col_nn(&ks, cr->r_sha), rc->sha256);
 		if (rc->staged_path == NULL)
 		{
-			MemoryContext old = MemoryContextSwitchTo(cxt);
-
 			if (rc->content == NULL)
 				ereport(ERROR,
 						errcode(ERRCODE_DATA_CORRUPTED),
 						errmsg("ratified commit " INT64_FORMAT " of Delta table \"%s\" has neither content nor a staged path",
 							   rc->version, table_path));
-			rc->label = psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
-								 rc->version, table_path);
-			MemoryContextSwitchTo(old);
 		}
 		xmin = DatumGetTransactionId(slot_getsysattr(ks.slot,
 													 MinTransactionIdAttributeNumber,

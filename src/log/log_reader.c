@@ -1404,8 +1404,9 @@ DeltaLogRatifiedBytes(DeltaLog *log, int64 version, Size *len,
 	*is_file = rc->staged_path != NULL;
 	if (rc->staged_path == NULL)
 	{
-		Assert(rc->label != NULL && rc->content != NULL);
-		*label = rc->label;
+		Assert(rc->content != NULL);
+		*label = psprintf("ratified commit " INT64_FORMAT " of Delta table \"%s\"",
+						  version, log->table_path);
 		*len = rc->content_len;
 		return rc->content;
 	}

@@ -87,8 +87,6 @@ typedef struct DeltaRatifiedCommit
 	Size		content_len;
 	const char *staged_path;	/* NULL for an inline commit */
 	uint8		sha256[PG_SHA256_DIGEST_LENGTH];
-	const char *label;			/* an inline commit's name in error contexts,
-								 * 'ratified commit <v> of Delta table "<p>"' */
 } DeltaRatifiedCommit;
 
 /* Consecutive ratified commits: rows[i] is version first + i. */
@@ -276,7 +274,8 @@ extern const DeltaRatifiedCommit *DeltaLogRatified(const DeltaLog *log,
  * ratified SHA-256 (ERRCODE_DATA_CORRUPTED when it differs); a published
  * version whose staged file is gone is read from _delta_log/<v>.json,
  * checked the same way.  *label names it in messages: the file's path
- * (relative to the table root), or the inline commit's label; *is_file
+ * (relative to the table root), or for an inline commit 'ratified commit
+ * <v> of Delta table "<path>"' (palloc'd in CurrentMemoryContext); *is_file
  * says which.
  */
 extern const char *DeltaLogRatifiedBytes(DeltaLog *log, int64 version,
