@@ -1354,6 +1354,26 @@ field_index_in(const char *key, int kl, const char *const *names, int n)
 }
 
 /*
+ * line_action_value: when line[0 .. len) begins as the action named key
+ * ('{', white space, the quoted key), where that key ends, else NULL.
+ */
+static const char *
+line_action_value(const char *line, Size len, const char *key)
+{
+	const char *end = line + len;
+	const char *p = fl_skip_ws(line, end);
+	size_t		kl = strlen(key);
+
+	if (p >= end || *p != '{')
+		return NULL;
+	p = fl_skip_ws(p + 1, end);
+	if ((size_t) (end - p) < kl + 2 || p[0] != '"' ||
+		memcmp(p + 1, key, kl) != 0 || p[kl + 1] != '"')
+		return NULL;
+	return p + kl + 2;
+}
+
+/*
  * addline_decode_remove: see addline.h.  The subset: the line is
  * {"remove":{...}} and nothing else, no key decode_file reads appears
  * twice, path a non-empty string, partitionValues null or an object
@@ -1369,7 +1389,7 @@ DeltaFileAction *
 addline_decode_remove(DeltaCommitBuilder *b, const char *line, Size len,
 					  bool *is_remove)
 {
-	const char *p = line;
+	const char *p = line_action_value(line, len, "remove");
 	const char *end = line + len;
 	unsigned	seen = 0;
 	bool		closed;
@@ -1385,19 +1405,13 @@ addline_decode_remove(DeltaCommitBuilder *b, const char *line, Size len,
 	bool		stats_esc = false;
 	DeltaFileAction *fa;
 
-	*is_remove = false;
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != '{')
+	*is_remove = p != NULL;
+	if (p == NULL)
 		return NULL;
-	p = fl_skip_ws(p + 1, end);
-	if (end - p < 8 || memcmp(p, "\"remove\"", 8) != 0)
-		return NULL;
-	*is_remove = true;
 	if (b->mode != DELTA_DECODE_ROW)
 		goto declined;
 	fl_init();
 	memset(&ff, 0, sizeof(ff));
-	p += 8;
 	if (!fl_colon(&p, end) || *p != '{')
 		goto declined;
 	p = fl_skip_ws(p + 1, end);
@@ -1634,7 +1648,7 @@ bool
 addline_decode_commit_info(DeltaCommitBuilder *b, const char *line, Size len,
 						   bool *is_commit_info)
 {
-	const char *p = line;
+	const char *p = line_action_value(line, len, "commitInfo");
 	const char *end = line + len;
 	const char *obj;
 	unsigned	seen = 0;
@@ -1643,18 +1657,12 @@ addline_decode_commit_info(DeltaCommitBuilder *b, const char *line, Size len,
 	DeltaCommitInfo ci;
 	DeltaCommitInfo *kept;
 
-	*is_commit_info = false;
-	p = fl_skip_ws(p, end);
-	if (p >= end || *p != '{')
+	*is_commit_info = p != NULL;
+	if (p == NULL)
 		return false;
-	p = fl_skip_ws(p + 1, end);
-	if (end - p < 12 || memcmp(p, "\"commitInfo\"", 12) != 0)
-		return false;
-	*is_commit_info = true;
 	fl_init();
 	memset(&ci, 0, sizeof(ci));
 	ci.is_blind_append = -1;
-	p += 12;
 	if (!fl_colon(&p, end) || *p != '{')
 		goto declined;
 	obj = p;

@@ -545,24 +545,28 @@ fast_room(FastReader *r, void *arr, Size size)
 		repalloc_huge(arr, size * r->cap_fast);
 }
 
-/* DeltaActionLineTry: decode the line here when it is a common add, remove or commitInfo */
+/*
+ * DeltaActionLineTry: decode the line here when it is a common add, remove
+ * or commitInfo line
+ */
 static bool
 fast_line(void *arg, const char *line, Size len, int64 offset, int64 line_no)
 {
 	FastReader *r = (FastReader *) arg;
 	DeltaFileAction *rm;
+	bool		is_commit_info;
 	bool		is_remove;
 
 	/* a commitInfo line: into the builder, as slow_line would */
-	if (addline_decode_commit_info(&r->d.b, line, len, &is_remove))
+	if (addline_decode_commit_info(&r->d.b, line, len, &is_commit_info))
 	{
 #ifdef USE_ASSERT_CHECKING
 		addline_assert_commit_info_matches_tree(line, len, r->d.b.commit_info);
 #endif
 		return true;
 	}
-	if (is_remove)
-		return false;			/* (a commitInfo line it declined) */
+	if (is_commit_info)
+		return false;			/* (one the scanner declined) */
 
 	/* a remove line: into the builder's files, as slow_line would */
 	rm = addline_decode_remove(&r->d.b, line, len, &is_remove);
@@ -959,8 +963,10 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	}
 	stat_misses++;
 
-	/* read into a context of the call; it joins the cache only when done */
-	/* (most commits are small: the first block is too) */
+	/*
+	 * read into a context of the call; it joins the cache only when done
+	 * (most commits are small: its first block is too)
+	 */
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "deltacc cached commit",
 								ALLOCSET_START_SMALL_SIZES);
 	old = MemoryContextSwitchTo(tmp);

@@ -470,7 +470,7 @@ def main():
         write_table("tpl_" + case, [v0, v1, v2, v3])
     write_table("removes", [v0, v1, remove_lines(v1)])
     write_table("commit_infos", [v0] + commit_info_lines())
-    bad = json.dumps({"remove": {"path": v1[1] and json.loads(v1[1])["add"]["path"],
+    bad = json.dumps({"remove": {"path": json.loads(v1[1])["add"]["path"],
                                  "dataChange": True, "size": -5}}, separators=(',', ':'))
     write_table("bad_remove_negative_size",
                 [v0, v1, [json.dumps(commit_info("DELETE", 2), separators=(',', ':')), bad]])
