@@ -931,9 +931,20 @@ read_table(const CatalogRels *cr, const char *table_path, Snapshot snap,
  * context goes (a pinned table may grow, never shrink).  At most
  * deltacc.commit_cache_size bytes of content are kept, across tables;
  * beyond it a lookup reads the rows after the kept ones each time.
+ *
+ * Of the unpublished rows, only those of the newest CAT_KEEP_VERSIONS
+ * versions stay kept (the versions a session's next commits and checks
+ * read, and those of readers a little behind); older ones are read one at
+ * a time when asked for, as published ones are.  Without that bound a
+ * session would copy every row the table's other committers ratify and
+ * keep it until publishing catches up: its memory would grow with the
+ * versions waiting (deltacc.max_unpublished_versions may allow millions),
+ * and each copy would land on memory the process never touched before (a
+ * page fault per 4 kB of rows), where trimmed rows hand theirs on.
  * ---------------------------------------------------------------------
  */
 #define CAT_CHUNK 1024
+#define CAT_KEEP_VERSIONS 1024
 
 typedef struct CatTable
 {
@@ -1122,9 +1133,9 @@ cat_table_for(const char *table_path, Oid ratified, TimestampTz registered_at)
 }
 
 /*
- * Forget t's rows of versions up to 'through' (published: a state fetches
- * them one by one when a reader asks, see state_fetch); only while nobody
- * pins them.
+ * Forget t's rows of versions up to 'through' (published, or older than
+ * the newest CAT_KEEP_VERSIONS: a state fetches them one by one when a
+ * reader asks, see state_fetch); only while nobody pins them.
  */
 static void
 cat_trim(CatTable *t, int64 through)
@@ -1568,7 +1579,8 @@ catalog_lookup(const char *table_path)
 	/* (those of another registration are dropped) */
 	t = cat_table_for(table_path, cr->ratified, mt.registered_at);
 	if (t != NULL)
-		cat_trim(t, mt.published_version);
+		cat_trim(t, Max(mt.published_version,
+						mt.latest_version - CAT_KEEP_VERSIONS));
 	cat = state_new(cr, table_path, t, mt.latest_version,
 					mt.published_version, mt.registered_at, snap,
 					CurrentMemoryContext);
@@ -1591,7 +1603,8 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	cat_reap();
 	t = cat_table_for(mt->table_path, cr->ratified, mt->registered_at);
 	if (t != NULL)
-		cat_trim(t, mt->published_version);
+		cat_trim(t, Max(mt->published_version,
+						mt->latest_version - CAT_KEEP_VERSIONS));
 	snap = scan_snapshot(false);
 	/* the version of the txnId, if it is ratified */
 	*done = -1;

@@ -24,6 +24,7 @@
 #include "common/json_util.h"
 #include "log/actions.h"
 
+#define STR_BLOCK_FIRST 1024
 #define STR_BLOCK_SIZE (64 * 1024)
 
 /* See actions.h. */
@@ -32,6 +33,19 @@ DeltaArenaNewBlock(DeltaStrArena *a, size_t size)
 {
 	a->next = MemoryContextAlloc(a->cxt, size);
 	a->left = size;
+}
+
+/* See actions.h. */
+void
+DeltaArenaReserve(DeltaStrArena *a, size_t need)
+{
+	size_t		size;
+
+	if (a->next != NULL && a->left >= need)
+		return;
+	size = Max(a->grow, STR_BLOCK_FIRST);
+	a->grow = Min(size * 2, STR_BLOCK_SIZE);
+	DeltaArenaNewBlock(a, Max(size, need));
 }
 
 /*
@@ -47,8 +61,7 @@ DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len)
 		r = MemoryContextAllocHuge(a->cxt, len + 1);
 	else
 	{
-		if (a->left < len + 1)
-			DeltaArenaNewBlock(a, STR_BLOCK_SIZE);
+		DeltaArenaReserve(a, len + 1);
 		r = a->next;
 		a->next += len + 1;
 		a->left -= len + 1;

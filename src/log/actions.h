@@ -28,14 +28,17 @@
 
 /*
  * A bump allocator for many small strings that all die together: carved out
- * of 64kB blocks of 'cxt' (no per-string chunk header or rounding).  Zero
- * it and set cxt before use.
+ * of blocks of 'cxt' (no per-string chunk header or rounding).  The blocks
+ * start at 1kB and double up to 64kB, so that a small commit's strings
+ * cost about what they hold (a backend keeps hundreds of decoded commits)
+ * and a large one's a block per 64kB.  Zero it and set cxt before use.
  */
 typedef struct DeltaStrArena
 {
 	MemoryContext cxt;
 	char	   *next;
 	size_t		left;
+	size_t		grow;			/* size of the next block; 0: the first */
 } DeltaStrArena;
 
 /* NULL-safe string equality (two NULLs are equal). */
@@ -53,6 +56,12 @@ DeltaStrEqual(const char *a, const char *b)
  * follows needs.
  */
 extern void DeltaArenaNewBlock(DeltaStrArena *a, size_t size);
+
+/*
+ * At least need bytes of room at a->next: the current block's rest, else a
+ * new block (the next of the growing sizes, or need bytes if larger).
+ */
+extern void DeltaArenaReserve(DeltaStrArena *a, size_t need);
 
 /* Copy s[0..len) plus a NUL into the arena. */
 extern char *DeltaArenaStrndup(DeltaStrArena *a, const char *s, size_t len);

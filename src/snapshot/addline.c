@@ -137,13 +137,11 @@ addline_skip_file_action(const char *line, Size len)
 }
 
 /*
- * Lines up to this long decode their stats straight into the commit's
- * string arena (as DeltaArenaStrndup would copy them: blocks of
- * FAST_ARENA_BLOCK bytes), longer ones into ubuf and then by
- * DeltaArenaStrndup.
+ * Statistics up to this long decode straight into the commit's string
+ * arena (where DeltaArenaStrndup would copy them), longer ones into ubuf
+ * and then by DeltaArenaStrndup.
  */
-#define FAST_ARENA_BLOCK (64 * 1024)
-#define FAST_INPLACE_MAX (FAST_ARENA_BLOCK / 4)
+#define FAST_INPLACE_MAX (16 * 1024)
 
 /*
  * stats_dest: room for a decoded stats string of fewer than need bytes
@@ -158,8 +156,7 @@ stats_dest(AddLineDecoder *r, Size need)
 
 	if (need + 1 <= FAST_INPLACE_MAX)
 	{
-		if (a->next == NULL || a->left < need + 1)
-			DeltaArenaNewBlock(a, FAST_ARENA_BLOCK);
+		DeltaArenaReserve(a, need + 1);
 		r->stats_at = a->next;
 	}
 	else

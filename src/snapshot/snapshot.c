@@ -1199,9 +1199,8 @@ lazy_read_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode)
 	b.mode = mode;
 	/*
 	 * Room for the line's strings up front: decoded, they are no longer
-	 * than the line plus a NUL each, so the row needs no 64 kB string block
-	 * of its own (a malloc and a free per row).  Should it not do, the
-	 * arena takes a block as usual.
+	 * than the line plus a NUL each, so the row needs one block only.
+	 * Should it not do, the arena takes a block as usual.
 	 */
 	DeltaArenaNewBlock(&b.strings, (size_t) k->len + 64);
 	if (mode == DELTA_DECODE_FULL && lz->no_tags)

@@ -518,6 +518,54 @@ REVOKE EXECUTE ON FUNCTION deltacc.commit(text, bigint, jsonb, text[], boolean, 
 REVOKE USAGE ON SCHEMA deltacc FROM regress_catalog_reader, regress_catalog_committer, regress_catalog_publisher;
 DROP ROLE regress_catalog_reader, regress_catalog_committer, regress_catalog_publisher;
 
+-- ---------------------------------------------------------------------------
+-- A session keeps the rows of the newest 1,024 ratified versions of a table;
+-- older unpublished ones are read back when asked for, and decide as kept
+-- ones do
+-- ---------------------------------------------------------------------------
+
+\! cp -r "$PG_ABS_SRCDIR/data/catalog/plain" "$CATALOG_DIR/many" && chmod -R a+rwX "$CATALOG_DIR/many"
+SELECT deltacc.register_table(pg_temp.p('many'));
+SET deltacc.max_unpublished_versions = 2000;
+-- 1,100 commits, each in its own transaction, none published: the one of
+-- read version k makes version k + 1 and adds f<k>.parquet (ids 1000k ..
+-- 1000k + 999), not a blind append
+CREATE PROCEDURE pg_temp.commit_many(n int) LANGUAGE plpgsql AS $$
+BEGIN
+	FOR k IN 1 .. n LOOP
+		PERFORM deltacc.commit(pg_temp.p('many'), k,
+			jsonb_build_array(
+				jsonb_build_object('commitInfo', jsonb_build_object(
+					'operation', 'WRITE', 'txnId', 'many-' || k, 'isBlindAppend', false)),
+				jsonb_build_object('add', jsonb_build_object(
+					'path', format('f%s.parquet', k), 'partitionValues', '{}'::jsonb,
+					'size', 1, 'modificationTime', 1, 'dataChange', true,
+					'stats', format('{"numRecords":1000,"minValues":{"id":%s},"maxValues":{"id":%s},"nullCount":{"id":0}}',
+									1000 * k, 1000 * k + 999)))),
+			ARRAY['id < 0'], mode => 'stats');
+		COMMIT;
+	END LOOP;
+END $$;
+CALL pg_temp.commit_many(1100);
+SELECT deltacc.latest_version(pg_temp.p('many')) AS latest,
+       (SELECT count(*) FROM deltacc.ratified_commits(pg_temp.p('many'))) AS ratified,
+       (SELECT count(*) FROM deltacc.snapshot_files(pg_temp.p('many'))) AS files;
+-- must still conflict: a rewrite of b.parquet whose reads from version 1
+-- hit f5.parquet (version 6, no longer kept) and f1099.parquet (version
+-- 1100, kept), and nothing else
+SELECT winning_version, conflict, path FROM deltacc.conflicts(pg_temp.p('many'), 1,
+  ARRAY['id BETWEEN 5000 AND 5005', 'id BETWEEN 1099000 AND 1099001'],
+  '[{"remove":{"path":"b.parquet","dataChange":true}}]', mode => 'stats')
+ ORDER BY winning_version;
+SELECT pg_temp.try(format($q$SELECT deltacc.commit(%L, 1,
+  '[{"commitInfo":{"operation":"UPDATE","txnId":"many-x"}},{"remove":{"path":"b.parquet","dataChange":true}}]',
+  ARRAY['id BETWEEN 5000 AND 5005'], mode => 'stats')$q$, pg_temp.p('many')));
+-- a read no added file can match commits after them all
+SELECT deltacc.commit(pg_temp.p('many'), 1,
+  '[{"commitInfo":{"operation":"UPDATE","txnId":"many-y"}},{"remove":{"path":"b.parquet","dataChange":true}}]',
+  ARRAY['id BETWEEN 100 AND 199'], mode => 'stats') AS version;
+RESET deltacc.max_unpublished_versions;
+
 -- the catalog's state at the end
 SELECT replace(table_path, current_setting('catalog_test.dir'), '<dir>') AS table_path,
        latest_version, published_version

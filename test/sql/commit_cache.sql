@@ -75,8 +75,11 @@ SELECT count(*) AS checks, count(*) FILTER (WHERE c.d IS NOT DISTINCT FROM w.d) 
 
 -- checks repeated over cached commits add nothing to the cache: what a
 -- warm check needs only for itself stays out of the commits' memory
--- (conflicts, and explain_conflicts with its reasons)
+-- (conflicts, and explain_conflicts with its reasons; the first of each
+-- kind may remember its answers with the commit, once)
 SELECT pg_temp.decisions(pg_temp.tbl('ids'), '{id < 50}', '{part-00.parquet}') IS NOT NULL AS warm;
+SELECT count(*) AS warm_conflicts FROM deltacc.conflicts(pg_temp.tbl('ids'), 0, '{id < 50}',
+  pg_temp.delete_actions(), read_files => '{part-00.parquet}', mode => 'stats');
 SELECT bytes AS warm_bytes FROM deltacc.commit_cache_stats() \gset
 SELECT count(*) AS checks, count(DISTINCT d) AS answers
   FROM generate_series(1, 200) g,
