@@ -19,8 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
 #include "catalog/pg_authid.h"
-#include "common/cryptohash.h"
 #include "common/sha2.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -1353,24 +1355,37 @@ DeltaLogRatified(const DeltaLog *log, int64 version)
 	return &cat->runs[lo].rows[version - cat->runs[lo].first];
 }
 
-/* See log_reader.h. */
+/*
+ * See log_reader.h.  libcrypto's digest and one context are fetched once
+ * per backend and kept (a fetch looks the algorithm up among the loaded
+ * providers: several times the cost of hashing a commit of a few kB); the
+ * context holds no state between calls, each of which initialises it, so
+ * an error half-way leaves nothing behind.
+ */
 void
 DeltaSha256(const char *data, Size len, uint8 *out)
 {
-	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+	static EVP_MD *md = NULL;
+	static EVP_MD_CTX *ctx = NULL;
+	unsigned int n = 0;
 
-	if (pg_cryptohash_init(ctx) < 0 ||
-		pg_cryptohash_update(ctx, (const uint8 *) data, len) < 0 ||
-		pg_cryptohash_final(ctx, out, PG_SHA256_DIGEST_LENGTH) < 0)
+	if (md == NULL)
+		md = EVP_MD_fetch(NULL, "SHA256", NULL);
+	if (ctx == NULL)
+		ctx = EVP_MD_CTX_new();
+	if (md == NULL || ctx == NULL ||
+		!EVP_DigestInit_ex2(ctx, md, NULL) ||
+		!EVP_DigestUpdate(ctx, data, len) ||
+		!EVP_DigestFinal_ex(ctx, out, &n) || n != PG_SHA256_DIGEST_LENGTH)
 	{
-		const char *why = pg_cryptohash_error(ctx);
+		const char *why = ERR_reason_error_string(ERR_get_error());
 
-		pg_cryptohash_free(ctx);
+		ERR_clear_error();
 		ereport(ERROR,
 				errcode(ERRCODE_INTERNAL_ERROR),
-				errmsg("could not compute SHA-256 hash: %s", why));
+				errmsg("could not compute SHA-256 hash: %s",
+					   why ? why : "libcrypto failed"));
 	}
-	pg_cryptohash_free(ctx);
 }
 
 static char *read_staged_copy(const DeltaLog *log,
