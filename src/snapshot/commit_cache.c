@@ -822,6 +822,36 @@ ratified_slot_set(CommitCacheEntry *e, const DeltaRatifiedCommit *rc)
 	memcpy(sl->sha256, rc->sha256, PG_SHA256_DIGEST_LENGTH);
 }
 
+/*
+ * Point the slot of e, the full decoding of rc just cached for the table
+ * at table_path, at it; the entry there before leaves the cache when it is
+ * an older version of the same table that nobody pins.  So a session keeps
+ * the decodings of about the newest RATIFIED_SLOTS versions of a table:
+ * what a commit checks is the versions after its read version, almost
+ * always among the newest.  Without the bound a committing session, which
+ * decodes every version the table's other committers ratify, would fill
+ * the cache with versions nobody asks for again, each on memory the
+ * process had not touched before (a page fault per 4 kB) until the cache
+ * is full.  A reader further behind decodes the older versions again.
+ */
+static void
+ratified_slot_claim(CommitCacheEntry *e, const DeltaRatifiedCommit *rc,
+					const char *table_path)
+{
+	CommitCacheEntry *old = ratified_slots[e->version % RATIFIED_SLOTS].e;
+	size_t		n = strlen(table_path);
+
+	if (old != NULL && old != e && old->version < e->version &&
+		old->pins == 0 &&
+		strncmp(old->path, table_path, n) == 0 &&
+		strncmp(old->path + n, "#ratified:", strlen("#ratified:")) == 0)
+	{
+		drop_entry(old);
+		stat_evictions++;
+	}
+	ratified_slot_set(e, rc);
+}
+
 /* pfree cache_get's path unless it is its key buffer */
 static inline void
 path_free(char *path, const char *key)
@@ -1014,7 +1044,7 @@ cache_get(CommitCacheScope *scope, DeltaLog *log, int64 version,
 			cache_bytes += bytes;
 			cache_entries++;
 			if (rc != NULL && !state_only)
-				ratified_slot_set(e, rc);
+				ratified_slot_claim(e, rc, log->table_path);
 			if (name)
 				pfree(name);
 			path_free(path, key);

@@ -68,6 +68,8 @@ typedef struct SnapSource
  * for that log (checked_id, checked_through): a DeltaLog is one view of
  * the table.
  */
+#define RECENT_VERSIONS 16
+
 typedef struct SnapHistory
 {
 	char		key[MAXPGPATH]; /* canonical table path */
@@ -80,11 +82,10 @@ typedef struct SnapHistory
 	int64		rat_to;			/* (empty when rat_to < rat_from) */
 	uint64		checked_id;		/* the log (open_id) checked ... */
 	int64		checked_through;	/* ... for versions 0 .. this */
-	int			nrecent;		/* versions cached lately, newest last */
-	int64		recent[8];
+	int			nrecent;		/* versions used lately, latest last */
+	int64		recent[RECENT_VERSIONS];
 } SnapHistory;
 
-#define RECENT_VERSIONS 8
 #define RECENT_TABLES 256
 
 /* *extra of an entry */
@@ -178,25 +179,38 @@ recent_forget(SnapHistory *h, int64 v)
 		}
 }
 
-/* Remember that the table's version v is cached. */
-static void
-recent_add(SnapHistory *h, int64 v)
-{
-	recent_forget(h, v);
-	if (h->nrecent == RECENT_VERSIONS)
-	{
-		memmove(&h->recent[0], &h->recent[1],
-				sizeof(int64) * (RECENT_VERSIONS - 1));
-		h->nrecent--;
-	}
-	h->recent[h->nrecent++] = v;
-}
-
 /* The cache key of the table's snapshot at v (palloc'd). */
 static char *
 entry_key(const DeltaLog *log, int64 v)
 {
 	return psprintf("%s#snapshot:" INT64_FORMAT, log->table_path, v);
+}
+
+/*
+ * Remember that the table's version v is cached, or was just served.  The
+ * version served least lately leaves a full list, and its snapshot leaves
+ * the cache: a session keeps the snapshots of the RECENT_VERSIONS read
+ * versions of a table it used last.  (A session that commits or checks
+ * again and again reads a new version each time, a snapshot advanced from
+ * the one before; without the bound the snapshots of every version it ever
+ * read would stay until the cache is full, each on memory the process had
+ * not touched before.)
+ */
+static void
+recent_add(SnapHistory *h, const DeltaLog *log, int64 v)
+{
+	recent_forget(h, v);
+	if (h->nrecent == RECENT_VERSIONS)
+	{
+		char	   *key = entry_key(log, h->recent[0]);
+
+		commit_cache_forget_keyed(key);
+		pfree(key);
+		memmove(&h->recent[0], &h->recent[1],
+				sizeof(int64) * (RECENT_VERSIONS - 1));
+		h->nrecent--;
+	}
+	h->recent[h->nrecent++] = v;
 }
 
 /* The path of version v's commit file (palloc'd). */
@@ -602,7 +616,7 @@ store(CommitCacheScope *scope, DeltaLog *log, SnapHistory *h, SnapEntry *e,
 	if (cref->entry == NULL)
 		stats.uncached++;
 	else
-		recent_add(h, e->snap->version);
+		recent_add(h, log, e->snap->version);
 	return make_ref(cref, e);
 }
 
@@ -788,8 +802,12 @@ snapshot_cache_find(CommitCacheScope *scope, DeltaLog *log, int64 version,
 	r = lookup(scope, log, version);
 	if (r != NULL)
 	{
+		SnapHistory *h = history_of(log->table_path, false);
+
 		DeltaProtocolCheckReadable(log, r->snap->protocol);
 		stats.hits++;
+		if (h != NULL)
+			recent_add(h, log, version);
 		return r;
 	}
 	return may_advance ?

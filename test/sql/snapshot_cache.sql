@@ -370,6 +370,36 @@ SET deltacc.commit_cache_size = 0;
 :C(pg_temp.t('rvp'), 0, '{id < 50}', pg_temp.rvp_loser(), mode => 'stats') ORDER BY 1, 3;
 SET deltacc.commit_cache_size = '64MB';
 
+-- A session keeps the snapshots of the 16 read versions of a table it used
+-- last: read versions 0 to 19 in turn (each advanced from the one before),
+-- version 19 is still served, version 0 is made again (no version before
+-- it is kept), and its answers are those with the caches off.  Must still
+-- conflict: version 5 removes a.parquet, which the loser rewrites.
+SELECT pg_temp.sh(format('mkdir -p %s/many/_delta_log', current_setting('deltacc_test.tmp')));
+SELECT pg_temp.write(pg_temp.v('many', 0), ARRAY[
+    pg_temp.ci('WRITE'),
+    '{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}',
+    '{"metaData":{"id":"many","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":true,\"metadata\":{}}]}","partitionColumns":[],"configuration":{},"createdTime":0}}',
+    pg_temp.add('a.parquet', '0', '99')]);
+SELECT count(*) AS written FROM (
+  SELECT pg_temp.write(pg_temp.v('many', k),
+           CASE WHEN k = 5 THEN ARRAY[pg_temp.ci('DELETE'), pg_temp.remove('a.parquet')]
+                ELSE ARRAY[pg_temp.ci('WRITE'),
+                           pg_temp.add(format('f%s.parquet', k), (1000 * k)::text, (1000 * k + 99)::text)]
+           END)
+    FROM generate_series(1, 20) k) w;
+SELECT pg_sleep(1.1);
+SELECT count(DISTINCT pg_temp.decisions(pg_temp.t('many'), rv, '{id < 50}')) AS checked
+  FROM generate_series(0, 19) rv;
+SELECT pg_temp.mark();
+SELECT pg_temp.decisions(pg_temp.t('many'), 19, '{id < 50}') IS NOT NULL AS v19;
+SELECT hits, advanced, misses FROM pg_temp.delta();
+SELECT pg_temp.mark();
+SELECT pg_temp.decisions(pg_temp.t('many'), 0, '{id < 50}') AS d0 \gset
+SELECT hits, advanced, misses FROM pg_temp.delta();
+:C(pg_temp.t('many'), 0, '{id < 50}', pg_temp.loser(), mode => 'stats') ORDER BY 1, 3;
+SELECT :'d0' = pg_temp.uncached(pg_temp.t('many'), 0, '{id < 50}') AS same_v0;
+
 -- (the registration is this suite's own: taken out again)
 DELETE FROM deltacc.ratified_commits WHERE table_path = pg_temp.t('cm');
 DELETE FROM deltacc.managed_tables WHERE table_path = pg_temp.t('cm');
