@@ -72,7 +72,12 @@ if [ -n "${DELTACC_BENCH_BUILD:-}" ]; then
 	psql -X -q -v ON_ERROR_STOP=1 -c "CREATE SCHEMA deltacc" \
 		-f "$DELTACC_BENCH_BUILD/bench-install.sql" >/dev/null
 	LIB=$DELTACC_BENCH_BUILD/deltacc
-	BUILD_NOTE="a release build of the working tree: make without -DUSE_ASSERT_CHECKING, the functions created from bench/out/catalog-build"
+	# (the commit built, and whether the tree had changes of its own)
+	rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		rev="$rev with local changes"
+	fi
+	BUILD_NOTE="a release build of the working tree (commit $rev): make without -DUSE_ASSERT_CHECKING, the functions created from bench/out/catalog-build"
 else
 	q "CREATE EXTENSION deltacc" >/dev/null
 	LIB=deltacc
@@ -219,7 +224,11 @@ done
 {
 	echo "# Commit coordinator benchmark (bench/catalog.sh)"
 	echo
-	echo "Command: \`bash bench/catalog.sh\` (BENCH_SECONDS=$SECONDS_PER per configuration)."
+	cmd="bash bench/catalog.sh"
+	if [ -n "${BENCH_PAIRS:-}" ]; then
+		cmd="BENCH_PAIRS=$BENCH_PAIRS BENCH_PAIR_SECONDS=${BENCH_PAIR_SECONDS:-5} $cmd"
+	fi
+	echo "Command: \`$cmd\` (BENCH_SECONDS=$SECONDS_PER per configuration)."
 	echo "Machine: $(nproc) CPU ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(free -g | awk '/Mem:/ { print $2 }') GB,"
 	echo "PostgreSQL $(q 'SHOW server_version'), deltacc: $BUILD_NOTE;"
 	echo "throwaway cluster with default settings."
