@@ -15,8 +15,9 @@
 # client (default 30 and 130): the difference of the clients' backends'
 # instructions, divided by the difference of commits, is the cost of one
 # commit without the backends' start (library load, first plans), at
-# versions 8*T1 .. 8*T2 of the table.  Prints it and the functions with
-# the most inclusive instructions per commit (CG_TOP=n of them, read from
+# versions 8*T1 .. 8*T2 of the table.  Prints it, the winners a commit
+# checked on average (conflict_check_winner calls: the count moves with
+# them), and the functions with the most inclusive instructions per commit (CG_TOP=n of them, read from
 # the callgrind files); the callgrind files stay in $CG_DATA/run-T1 and
 # run-T2.  CG_PUBLISH=1: a loop calls deltacc.publish every 0.2 s while the
 # clients run (as bench/catalog.sh's disjoint-stats-published; the
@@ -115,6 +116,7 @@ def inclusive(path):
     """
     names = {}
     acc = {}
+    calls = {}                  # calls made to each function
     fn = cfn = None
     pending = False             # the next cost line is a call's
     total = 0
@@ -131,6 +133,7 @@ def inclusive(path):
             continue
         if line.startswith("calls="):
             pending = True
+            calls[cfn] = calls.get(cfn, 0) + int(line[6:].split()[0])
             continue
         if not (line[:1].isdigit() or line[:1] in ("+", "-", "*")):
             if line.startswith("summary:"):
@@ -146,20 +149,32 @@ def inclusive(path):
                 continue        # recursion: counted where it was entered
         acc[fn] = acc.get(fn, 0) + cost
     acc["TOTAL"] = total
-    return acc
+    return acc, calls
 
 def load(d):
-    """Inclusive instructions by function, summed over the clients' backends."""
+    """
+    Inclusive instructions and calls by function, summed over the clients'
+    backends.
+    """
     acc = {}
+    calls = {}
     for p in open(d + "/pids").read().split():
-        for k, v in inclusive("%s/cg.%s" % (d, p)).items():
+        inc, c = inclusive("%s/cg.%s" % (d, p))
+        for k, v in inc.items():
             acc[k] = acc.get(k, 0) + v
-    return acc, int(open(d + "/commits").read())
+        for k, v in c.items():
+            calls[k] = calls.get(k, 0) + v
+    return acc, calls, int(open(d + "/commits").read())
 
-a, ca = load(sys.argv[1])
-b, cb = load(sys.argv[2])
+a, calls_a, ca = load(sys.argv[1])
+b, calls_b, cb = load(sys.argv[2])
 n = cb - ca
 print("commits %d and %d: %d instructions per commit" % (ca, cb, (b["TOTAL"] - a["TOTAL"]) // n))
+# (the instructions per commit move with how many versions each commit finds
+# ratified while it ran: the winners it checks)
+w = calls_b.get("conflict_check_winner", 0) - calls_a.get("conflict_check_winner", 0)
+if w > 0:
+    print("winners checked per commit: %.2f (conflict_check_winner calls)" % (w / n))
 print("-- inclusive, per commit")
 rows = sorted(((b.get(k, 0) - a.get(k, 0)) / n, k) for k in set(a) | set(b)
               if k != "TOTAL" and not k.startswith("0x") and "'" not in k)
