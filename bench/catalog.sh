@@ -72,9 +72,10 @@ if [ -n "${DELTACC_BENCH_BUILD:-}" ]; then
 	psql -X -q -v ON_ERROR_STOP=1 -c "CREATE SCHEMA deltacc" \
 		-f "$DELTACC_BENCH_BUILD/bench-install.sql" >/dev/null
 	LIB=$DELTACC_BENCH_BUILD/deltacc
-	# (the commit built, and whether the tree had changes of its own)
+	# (the commit built, and whether its code had local changes, as
+	# bench/run.sh tells them)
 	rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	if [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	if [ -n "$(git -C "$ROOT" status --porcelain -- src sql Makefile bench/catalog_setup.sql 2>/dev/null)" ]; then
 		rev="$rev with local changes"
 	fi
 	BUILD_NOTE="a release build of the working tree (commit $rev): make without -DUSE_ASSERT_CHECKING, the functions created from bench/out/catalog-build"

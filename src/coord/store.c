@@ -1192,6 +1192,17 @@ cat_trim(CatTable *t, int64 through)
 }
 
 /*
+ * cat_trim for a lookup of the table whose row is mt: the published
+ * versions, and those before the newest CAT_KEEP_VERSIONS.
+ */
+static void
+cat_trim_for(CatTable *t, const ManagedTable *mt)
+{
+	cat_trim(t, Max(mt->published_version,
+					mt->latest_version - CAT_KEEP_VERSIONS));
+}
+
+/*
  * Keep row rc (version t->first + t->n, committed) when it fits under the
  * bound; returns whether it was kept.  Its staged path and inline
  * content are copied into t's context.
@@ -1579,8 +1590,7 @@ catalog_lookup(const char *table_path)
 	/* (those of another registration are dropped) */
 	t = cat_table_for(table_path, cr->ratified, mt.registered_at);
 	if (t != NULL)
-		cat_trim(t, Max(mt.published_version,
-						mt.latest_version - CAT_KEEP_VERSIONS));
+		cat_trim_for(t, &mt);
 	cat = state_new(cr, table_path, t, mt.latest_version,
 					mt.published_version, mt.registered_at, snap,
 					CurrentMemoryContext);
@@ -1603,8 +1613,7 @@ catalog_commit_state(const ManagedTable *mt, const char *txn_id, int64 *done)
 	cat_reap();
 	t = cat_table_for(mt->table_path, cr->ratified, mt->registered_at);
 	if (t != NULL)
-		cat_trim(t, Max(mt->published_version,
-						mt->latest_version - CAT_KEEP_VERSIONS));
+		cat_trim_for(t, mt);
 	snap = scan_snapshot(false);
 	/* the version of the txnId, if it is ratified */
 	*done = -1;

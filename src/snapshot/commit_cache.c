@@ -780,6 +780,15 @@ memo_entry(const char *path, int64 version, bool state_only, uint64 open_id)
 	return NULL;
 }
 
+/* Whether cache entry e is a ratified version of the table at table_path. */
+static bool
+ratified_of_table(const CommitCacheEntry *e, const char *table_path,
+				  size_t n)
+{
+	return strncmp(e->path, table_path, n) == 0 &&
+		strncmp(e->path + n, "#ratified:", strlen("#ratified:")) == 0;
+}
+
 /*
  * The cached full decoding of ratified row rc, version 'version' of the
  * table at table_path, from its slot, or NULL.
@@ -802,8 +811,7 @@ ratified_slot_find(const char *table_path, int64 version,
 	n = strlen(table_path);
 	if (sl->keylen != n + strlen("#ratified:") + digits + 1 +
 		2 * PG_SHA256_DIGEST_LENGTH ||
-		strncmp(sl->e->path, table_path, n) != 0 ||
-		strncmp(sl->e->path + n, "#ratified:", strlen("#ratified:")) != 0)
+		!ratified_of_table(sl->e, table_path, n))
 		return NULL;
 	Assert(sl->e->cached && !sl->e->keyed && sl->e->version == version);
 	return sl->e;
@@ -839,12 +847,10 @@ ratified_slot_claim(CommitCacheEntry *e, const DeltaRatifiedCommit *rc,
 					const char *table_path)
 {
 	CommitCacheEntry *old = ratified_slots[e->version % RATIFIED_SLOTS].e;
-	size_t		n = strlen(table_path);
 
 	if (old != NULL && old != e && old->version < e->version &&
 		old->pins == 0 &&
-		strncmp(old->path, table_path, n) == 0 &&
-		strncmp(old->path + n, "#ratified:", strlen("#ratified:")) == 0)
+		ratified_of_table(old, table_path, strlen(table_path)))
 	{
 		drop_entry(old);
 		stat_evictions++;
