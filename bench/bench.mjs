@@ -53,11 +53,15 @@ const PEERS = path.join(HERE, 'peers');
 // BENCH_MERGE=1 with BENCH_ONLY instead replaces those workloads' rows in
 // bench/out/results.json and rewrites bench/results.md from it (a re-run of
 // some workloads after a change; each row records the commit it measured).
-const MERGE = process.env.BENCH_MERGE === '1' && process.env.BENCH_QUICK !== '1';
-const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' : process.env.BENCH_ONLY && !MERGE ? '-partial' : '';
+const MERGE = process.env.BENCH_MERGE === '1' && process.env.BENCH_QUICK !== '1' && !process.env.BENCH_SKIP;
+const SUFFIX = process.env.BENCH_QUICK === '1' ? '-quick' :
+	(process.env.BENCH_ONLY || process.env.BENCH_SKIP) && !MERGE ? '-partial' : '';
 const RESULTS_MD = SUFFIX ? path.join(OUT, `results${SUFFIX}.md`) : path.join(HERE, 'results.md');
 const W3_REPEAT = Number(process.env.BENCH_W3_REPEAT || 50);
 const ONLY = new Set((process.env.BENCH_ONLY || '').split(',').filter(Boolean));
+// BENCH_SKIP=pg (comma-separated: pg, duck, dcrf): leave those out, for a
+// quick look while developing; a run that skips one writes -partial results.
+const SKIP = new Set((process.env.BENCH_SKIP || '').split(',').filter(Boolean));
 // Settings of every PostgreSQL session (deltacc and the SQL peer alike):
 // the server's defaults (work_mem 4MB), except that deltacc may read W4's
 // 1 GB commit file (its default limit, deltacc.max_log_file_bytes, is
@@ -448,7 +452,8 @@ async function duckRun(duck, w, { check }) {
 async function runWorkload(w, duck, haveDeltacc) {
 	// dcrf: deltacc with read_files given (W2 only), shown beside deltacc.
 	const impls = ['deltacc', 'dcrf', 'pg', 'duck']
-		.filter((i) => w[i] && ((i !== 'deltacc' && i !== 'dcrf') || haveDeltacc));
+		.filter((i) => w[i] && ((i !== 'deltacc' && i !== 'dcrf') || haveDeltacc))
+		.filter((i) => !SKIP.has(i));
 	const res = { id: w.id, kind: w.kind, family: w.family, title: w.title, size: w.size,
 		repeat: w.repeat || 1, impls: {}, agree: true };
 	const bytes = w.files.reduce((s, f) => s + fs.statSync(f).size, 0);

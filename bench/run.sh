@@ -28,7 +28,7 @@
 #    4MB), and W2/W3 call deltacc.conflicts without read_files.
 #
 # BENCH_PRELOAD=1: the server preloads deltacc (see below; default: not).
-# Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY,
+# Environment passed through to bench.mjs: BENCH_RUNS, BENCH_ONLY, BENCH_SKIP,
 # BENCH_W3_REPEAT, BENCH_MACHINE, BENCH_MERGE (=1 with BENCH_ONLY: replace
 # those rows of the last full run's bench/out/results.json and rewrite
 # bench/results.md), BENCH_COMMIT (default: the measured tree's commit).  BENCH_QUICK=1 generates small tables

@@ -6,7 +6,8 @@
  *
  * The driver opens nothing itself: it gets the opened table, builds the
  * read snapshot, compiles the reads, decodes the loser, derives its read
- * files (files_for_scan semantics when read_files is not given), then
+ * files (files_for_scan semantics when read_files is not given; for the
+ * SQL functions only once a winner removes a file), then
  * checks every winner read_version+1 .. through_version with the rule
  * engine of conflict.c.  Its callers only differ in what they do with the
  * decisions.
@@ -590,6 +591,34 @@ rv_prescan(void *arg, const DeltaMetadata *md)
 }
 
 /*
+ * The prescan of a read snapshot built for deferred read files: the reads
+ * are compiled and their columns bound already (against the metaData of
+ * read_version_state, the same action the snapshot replays), so only a
+ * prescan for those columns is made; none when the snapshot's schema text
+ * differs (then derive_read_files decodes the statistics itself).
+ */
+typedef struct DeferredPrescan
+{
+	ReadBinding *rb;
+	const DeltaMetadata *md;	/* what rb's columns were bound against */
+	DeltaStatsPrescan *ps;		/* the prescan made, or NULL */
+} DeferredPrescan;
+
+/* DeltaSnapshotPrescanFn of a deferred read snapshot (see DeferredPrescan). */
+static DeltaStatsPrescan *
+deferred_prescan(void *arg, const DeltaMetadata *md)
+{
+	DeferredPrescan *a = arg;
+
+	if (md == NULL || a->md == NULL || md->schema_string == NULL ||
+		a->md->schema_string == NULL ||
+		strcmp(md->schema_string, a->md->schema_string) != 0)
+		return NULL;
+	a->ps = delta_stats_prescan_create(a->rb->ncols, a->rb->col_field);
+	return a->ps;
+}
+
+/*
  * derive_read_files: the loser's read files when none are given,
  * files_for_scan(read_predicates) on the read snapshot: every live file
  * that some read's partition and statistics tests keep.  The statistics
@@ -701,6 +730,23 @@ derive_read_files(ReadBinding *rb, LoserTxn *loser, const ConflictTable *table,
 }
 
 /*
+ * Whether commit c has a RemoveFile (the commit cache indexes its commits;
+ * any other is scanned).
+ */
+static bool
+commit_removes_files(const DeltaCommit *c)
+{
+	int			i;
+
+	if (c->adds != NULL)
+		return c->n_removes > 0;
+	for (i = 0; i < c->n_files; i++)
+		if (c->files[i].kind == DELTA_FILE_REMOVE)
+			return true;
+	return false;
+}
+
+/*
  * conflict_check_run: see driver.h.
  */
 ConflictResult *
@@ -732,6 +778,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	RvPrescan	rvp;
 	const DeltaMetadata *rv_md = NULL;
 	const DeltaProtocol *rv_proto = NULL;
+	bool		deferred;		/* read files not derived yet */
 
 	if (read_version < 0 || read_version > log->latest_version)
 		ereport(ERROR,
@@ -762,8 +809,21 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	sref = NULL;
 	memset(&rb, 0, sizeof(rb));
 	memset(&rvp, 0, sizeof(rvp));
-	if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
+	deferred = nread_files < 0 && npreds > 0 && args->defer_read_files &&
+		seen == NULL && mode != CONFLICT_MODE_ROW_LEVEL;
+	if (deferred &&
 		read_version_state(log, read_version, scope, &rv_md, &rv_proto))
+	{
+		/*
+		 * The read files are derived when the first winner that removes a
+		 * file comes (deferred_read_files); until then the check needs the
+		 * read version's metaData and protocol only.
+		 */
+		rb.rs = readset_cache_instance(rv_md, npreds,
+									   (const char *const *) preds);
+	}
+	else if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
+			 read_version_state(log, read_version, scope, &rv_md, &rv_proto))
 	{
 		rb.rs = readset_cache_instance(rv_md, npreds,
 									   (const char *const *) preds);
@@ -778,6 +838,8 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	}
 	else
 	{
+		deferred = false;
+
 		/*
 		 * (kept across calls by snapshot_cache.c; one built now has its
 		 * statistics strings prescanned for the reads' columns while its
@@ -861,7 +923,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 		loser_set_read_files(&loser, &table, nread_files, args->read_files,
 							 NULL);
 	}
-	else
+	else if (!deferred)
 		derive_read_files(&rb, &loser, &table, scope, sref, npreds, rvp.ps);
 	loser_derive(&loser, &table, npreds, args->isolation, n_unknown);
 
@@ -895,6 +957,29 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 		/* (ps is reset: new, or after the previous winner's answers) */
 		ref = commit_cache_get_prescan(scope, log, v, ps);
 		winner = ref->commit;
+		if (deferred && commit_removes_files(winner))
+		{
+			/*
+			 * The read files, now that a winner removes a file: from the
+			 * read snapshot (cached across calls; one built now has its
+			 * statistics prescanned for the reads' columns, as in the
+			 * eager case); rb's per-winner fields are set for this winner
+			 * below.
+			 */
+			DeferredPrescan dp;
+
+			dp.rb = &rb;
+			dp.md = rv_md;
+			dp.ps = NULL;
+			sref = snapshot_cache_get_prescan(scope, log, read_version,
+											  mode != CONFLICT_MODE_PARTITION ?
+											  deferred_prescan : NULL, &dp);
+			snap = sref->snap;
+			table.n_files = (int) snap->n_files;
+			table.files = sref->live;
+			derive_read_files(&rb, &loser, &table, scope, sref, npreds, dp.ps);
+			deferred = false;
+		}
 		if (seen != NULL)
 			seen->winners[seen->n_winners++] = winner;
 		rb.hdr = NULL;

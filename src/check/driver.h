@@ -51,6 +51,16 @@ typedef struct ConflictCheckArgs
 	char	  **read_files;		/* the loser's read files ... */
 	int			nread_files;	/* ... or -1: derived from the reads */
 	ConflictMode mode;
+
+	/*
+	 * With nread_files -1 and seen NULL: derive the read files only when a
+	 * winner removes a file (they are consulted for nothing else), so a
+	 * check whose winners only add files never builds the read snapshot
+	 * (and so never reports what is wrong with its files).  Off for
+	 * explain_conflicts, and for the coordinator, which wants the snapshot
+	 * built before its row lock (ratify.c).  Ignored in row_level mode.
+	 */
+	bool		defer_read_files;
 } ConflictCheckArgs;
 
 /*

@@ -80,6 +80,13 @@ run_check(FunctionCallInfo fcinfo, bool conflicts_only)
 	if (a.has_through_version)
 		a.through_version = PG_GETARG_INT64(8);
 	a.mode = dc_mode_arg(fcinfo, 9);
+	/*
+	 * conflicts() and assert_no_conflict() read the read version's files
+	 * only for a winner that removes one; explain_conflicts(), which shows
+	 * everything the check saw, reads them always (the decisions are the
+	 * same either way).
+	 */
+	a.defer_read_files = conflicts_only;
 	a.log = DeltaLogOpen(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	return conflict_check_run(&a, conflicts_only, NULL);
 }

@@ -29,8 +29,17 @@ CREATE FUNCTION pg_temp.tbl(name text) RETURNS text LANGUAGE sql
    through_version => 2, mode => 'stats');
 -- ... the same commit read whole is still an error, with the file and line
 SELECT count(*) FROM deltacc.snapshot_files(pg_temp.tbl('rv_skim'), 1);
--- ... as is a check that needs the read version's files
+-- ... as is a check that needs the read version's files: without
+-- read_files, once a winner removes a file (rv_skim_del's v3 removes
+-- a.parquet; its v2 is the same blind append as rv_skim's)
+:C(pg_temp.tbl('rv_skim_del'), 1, '{id < 25}', :A, mode => 'stats');
+:C(pg_temp.tbl('rv_skim_del'), 1, '{id < 25}', :A, mode => 'partition');
+-- ... while a check whose winners only add files reads none of them
 :C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, through_version => 2, mode => 'stats');
+:C(pg_temp.tbl('rv_skim_del'), 1, '{id < 25}', :A, through_version => 2, mode => 'stats');
+-- ... but explain_conflicts, which shows everything the check saw, reads them
+SELECT count(*) FROM deltacc.explain_conflicts(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A,
+                                               through_version => 2, mode => 'stats');
 :C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
    through_version => 2, mode => 'row_level');
 -- ... and an explicit isolation level is taken as given
@@ -56,6 +65,18 @@ SELECT count(*) FROM deltacc.snapshot_files(pg_temp.tbl('rv_skim'), 1);
 :C(pg_temp.tbl('rv_esc_proto'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
    through_version => 2, mode => 'stats');
 
+-- Must still conflict: without read_files the read files are derived when
+-- the first winner that removes a file comes (rv_del's v3 removes
+-- a.parquet, ids 0-9, which id < 25 read; v2 before it only adds) ->
+-- ConcurrentDeleteReadException at v3; a read that misses a.parquet
+-- (id > 100) did not read it -> OK; the same with the caches off below
+:C(pg_temp.tbl('rv_del'), 1, '{id < 25}', :A, mode => 'stats');
+:C(pg_temp.tbl('rv_del'), 1, '{id < 25}', :A, mode => 'partition');
+:C(pg_temp.tbl('rv_del'), 1, '{id > 100}', :A, mode => 'stats');
+SELECT winning_version AS v, "check", decision, path
+FROM deltacc.explain_conflicts(pg_temp.tbl('rv_del'), 1, '{id > 100}', :A, mode => 'stats')
+ORDER BY 1, 2, 4;
+
 -- The partial entry kept for v1 never serves a full read: with v1 as a
 -- winner, its malformed line is an error again, and rv_two_meta's v1 is
 -- read whole (its metaData change, and its add of b.parquet, ids 10-19,
@@ -70,6 +91,8 @@ SELECT count(*) FROM deltacc.snapshot_files(pg_temp.tbl('rv_skim'), 1);
 
 -- The same answers with the commit cache off (every commit read anew)
 SET deltacc.commit_cache_size = 0;
+:C(pg_temp.tbl('rv_del'), 1, '{id < 25}', :A, mode => 'stats');
+:C(pg_temp.tbl('rv_del'), 1, '{id > 100}', :A, mode => 'stats');
 :C(pg_temp.tbl('rv_skim'), 1, '{id < 25}', :A, read_files => '{a.parquet}',
    through_version => 2, mode => 'stats');
 :C(pg_temp.tbl('rv_two_meta'), 1, '{id < 25}', :A, read_files => '{a.parquet}',

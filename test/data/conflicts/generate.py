@@ -394,11 +394,13 @@ def main():
     # read version v1 saying Serializable makes it conflict, wherever and
     # however that line names it.  rv_skim's v1 has a malformed line that
     # names neither: the check does not read it (snapshot_files does).
-    def rv_table(name, v1_lines):
+    def rv_table(name, v1_lines, v3_remove=False):
         t = Table(name, [ID], config={"delta.isolationLevel": "WriteSerializable"})
         base = [t.add("a", 0, 9)]
         t.commit("WRITE", v1_lines(t), blind=False)                   # v1: read
         t.commit("WRITE", [t.add("c", 20, 29)], blind=True)           # v2: winner
+        if v3_remove:
+            t.commit("DELETE", [t.remove("a")], blind=False)          # v3: winner
         t.write(base)
 
     ser = {"delta.isolationLevel": "Serializable"}
@@ -411,6 +413,13 @@ def main():
     # metaData: a reader that stopped once it had both would miss the rest)
     rv_table("rv_skim", lambda t: [t.add("b", 10, 19),
                                    '{"add":{"path":"x.parquet","size":'])
+    # rv_skim_del: the same and a winner v3 that removes a.parquet, so a
+    # check without read_files needs the read version's files
+    rv_table("rv_skim_del", lambda t: [t.add("b", 10, 19),
+                                       '{"add":{"path":"x.parquet","size":'],
+             v3_remove=True)
+    # rv_del: well formed, with the same v3 (read files derived at v3)
+    rv_table("rv_del", lambda t: [t.add("b", 10, 19)], v3_remove=True)
     rv_table("rv_two_meta", lambda t: [t.protocol_action(), t.metadata(),
                                        t.add("b", 10, 19), t.metadata(config=ser)])
     rv_table("rv_esc_meta", lambda t: [t.protocol_action(), t.metadata(),
