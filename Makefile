@@ -119,6 +119,12 @@ CRYPTO_LIBS = -lcrypto
 
 PG_CPPFLAGS += -I$(srcdir)/src
 SHLIB_LINK += $(COMPRESS_LIBS) $(CRYPTO_LIBS)
+# Calls between deltacc's own functions bound inside the library: without
+# it each of them is a dynamic relocation that the loader resolves (with
+# the server's BIND_NOW) by searching the server and every library it
+# links before finding it here, on each backend's first call (measured:
+# 696 -> 349 PLT relocations, LOAD 1.5-2.2 -> 1.3-1.4 ms on the bench VM).
+SHLIB_LINK += -Wl,-Bsymbolic-functions
 
 EXTRA_CLEAN = test/format/run_tests test/fuzz/build results regression.diffs regression.out
 

@@ -29,6 +29,7 @@
  */
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
 #define JS_AVX2 1
+#include <cpuid.h>
 #include <immintrin.h>
 #define JS_ALWAYS_INLINE inline __attribute__((always_inline))
 static bool js_cpu_avx2 = false;	/* the CPU has AVX2 */
@@ -61,6 +62,41 @@ struct JsPiece
 
 static bool js_plain_ready = false;
 
+/*
+ * Whether AVX2 can be used: the CPU has it (CPUID leaf 7) and the OS saves
+ * the YMM registers (OSXSAVE, and XCR0's SSE and AVX state bits).  Asked
+ * with CPUID directly rather than __builtin_cpu_supports, whose libgcc
+ * initialiser runs as the library loads, in every backend, with a dozen
+ * CPUID instructions (each a trap to the hypervisor in a virtual machine:
+ * about 5 microseconds on the bench machine).
+ */
+static bool
+js_detect_avx2(void)
+{
+#ifdef JS_AVX2
+	unsigned int a,
+				b,
+				c,
+				d;
+	unsigned int xcr0_lo,
+				xcr0_hi;
+
+	if (__get_cpuid_max(0, NULL) < 7)
+		return false;
+	__cpuid(1, a, b, c, d);
+	if ((c & bit_OSXSAVE) == 0 || (c & bit_AVX) == 0)
+		return false;
+	__asm__ volatile ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
+	(void) xcr0_hi;
+	if ((xcr0_lo & 6) != 6)
+		return false;
+	__cpuid_count(7, 0, a, b, c, d);
+	return (b & bit_AVX2) != 0;
+#else
+	return false;
+#endif
+}
+
 /* find out once whether the CPU has AVX2 */
 static void
 js_plain_init(void)
@@ -68,11 +104,22 @@ js_plain_init(void)
 	if (js_plain_ready)
 		return;
 #ifdef JS_AVX2
-	__builtin_cpu_init();
-	js_cpu_avx2 = __builtin_cpu_supports("avx2");
+	js_cpu_avx2 = js_detect_avx2();
 	js_avx2 = js_cpu_avx2;
 #endif
 	js_plain_ready = true;
+}
+
+/* See jshape.h. */
+bool
+js_cpu_has_avx2(void)
+{
+	js_plain_init();
+#ifdef JS_AVX2
+	return js_cpu_avx2;
+#else
+	return false;
+#endif
 }
 
 /* the first byte at or after p that is not plain (dj_plain), or end */

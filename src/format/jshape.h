@@ -168,6 +168,12 @@ extern bool js_match(const JsShape *shape, const char *p, const char *end,
 extern bool js_use_wide(bool allow);
 
 /*
+ * Whether this CPU (and OS) can run AVX2 code, found out once per process
+ * (CPUID): for the other scanners that have an AVX2 variant.
+ */
+extern bool js_cpu_has_avx2(void);
+
+/*
  * Copy src[0 .. len) to dst (room for len bytes), each backslash + '"' as
  * '"' and every other byte as it is; returns the bytes written.  Adds no
  * NUL.  (The literals of a JS_ESCAPED shape have no other escape; its

@@ -20,6 +20,7 @@
 
 #include "common/fastpath.h"
 #include "format/djson_scan.h"
+#include "format/jshape.h"
 #include "format/jstr.h"
 #include "log/fastline.h"
 
@@ -43,8 +44,7 @@ fl_init(void)
 	if (likely(fl_ready))
 		return;
 #ifdef FL_AVX2
-	__builtin_cpu_init();
-	fl_avx2 = __builtin_cpu_supports("avx2");
+	fl_avx2 = js_cpu_has_avx2();
 #endif
 	fl_ready = true;
 }
