@@ -21,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
@@ -730,6 +731,185 @@ derive_read_files(ReadBinding *rb, LoserTxn *loser, const ConflictTable *table,
 }
 
 /*
+ * Read files found path by path (deferred read files, when the read
+ * snapshot is not cached).  The first winners that remove files need to
+ * know only whether the loser read those files: each removed path is
+ * looked up among the read snapshot's live files (a lazy snapshot: keys
+ * only), and a file found is decoded and judged by the reads exactly as
+ * derive_read_files judges it (the full statistics decode its fast path
+ * is asserted equal to).  The loser's read files are then the read files
+ * among the paths removed so far, which is all the delete/read check asks
+ * of them.  Past LAZY_READ_MAX removed paths, or when the same read
+ * version was asked for recently (so that the next calls are served from
+ * the snapshot cache), the read files are derived whole instead.
+ */
+#define LAZY_READ_MAX 256
+
+typedef struct LazyReadFiles
+{
+	DeltaSnapshot *snap;		/* lazy read snapshot, or NULL until needed */
+	int			n;				/* its live files */
+	char	  **norm;			/* their normalised paths, sorted ... */
+	int64	   *idx;			/* ... with each one's index in snap */
+	int			looked_up;		/* removed paths looked up so far */
+	int			nfound;			/* read files found */
+	int			capfound;
+	char	  **found_paths;
+	const DeltaFileAction **found_acts;
+} LazyReadFiles;
+
+typedef struct NormIdx
+{
+	char	   *norm;
+	int64		idx;
+} NormIdx;
+
+static int
+cmp_norm_idx(const void *a, const void *b)
+{
+	return strcmp(((const NormIdx *) a)->norm, ((const NormIdx *) b)->norm);
+}
+
+/*
+ * Read versions whose read files were found path by path lately, as hashes
+ * of (table, version): asked for again, the snapshot is built whole and
+ * cached.  A collision only changes which way is taken.
+ */
+#define LAZY_RECENT 64
+static uint32 lazy_recent[LAZY_RECENT];
+static int	lazy_recent_next = 0;
+
+static uint32
+lazy_recent_key(const DeltaLog *log, int64 version)
+{
+	uint32		h = hash_bytes((const unsigned char *) log->table_path,
+							   (int) strlen(log->table_path));
+
+	return hash_combine(h, hash_bytes((const unsigned char *) &version,
+									  sizeof(version))) | 1;
+}
+
+/* true when (log, version) was seen lately; else remembers it */
+static bool
+lazy_recent_seen(const DeltaLog *log, int64 version)
+{
+	uint32		key = lazy_recent_key(log, version);
+	int			i;
+
+	for (i = 0; i < LAZY_RECENT; i++)
+		if (lazy_recent[i] == key)
+			return true;
+	lazy_recent[lazy_recent_next] = key;
+	lazy_recent_next = (lazy_recent_next + 1) % LAZY_RECENT;
+	return false;
+}
+
+/*
+ * lazy_read_files_add: look winner's removed paths up (see LazyReadFiles)
+ * and give the loser the read files found so far.  false (nothing done)
+ * when there are too many to look up one by one: derive them whole.
+ */
+static bool
+lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
+					const ConflictTable *table, DeltaLog *log,
+					int64 read_version, const DeltaCommit *winner,
+					int npreds)
+{
+	int			nrem = 0;
+	int			i;
+
+	for (i = 0; i < winner->n_files; i++)
+		if (winner->files[i].kind == DELTA_FILE_REMOVE)
+			nrem++;
+	if (lr->looked_up + nrem > LAZY_READ_MAX)
+		return false;
+	lr->looked_up += nrem;
+	if (lr->snap == NULL)
+	{
+		NormIdx    *items;
+		int64		k;
+
+		lr->snap = DeltaSnapshotBuildLazy(log, read_version);
+		if (lr->snap->n_files > PG_INT32_MAX / 2)
+			return false;
+		lr->n = (int) lr->snap->n_files;
+		items = palloc_extended(sizeof(NormIdx) * Max(lr->n, 1),
+								MCXT_ALLOC_HUGE);
+		for (k = 0; k < lr->n; k++)
+		{
+			if ((k & 1023) == 0)
+				CHECK_FOR_INTERRUPTS();
+			items[k].norm = conflict_normalize_path(table,
+													DeltaSnapshotFilePath(lr->snap, k));
+			items[k].idx = k;
+		}
+		qsort(items, lr->n, sizeof(NormIdx), cmp_norm_idx);
+		lr->norm = palloc_extended(sizeof(char *) * Max(lr->n, 1),
+								   MCXT_ALLOC_HUGE);
+		lr->idx = palloc_extended(sizeof(int64) * Max(lr->n, 1),
+								  MCXT_ALLOC_HUGE);
+		for (k = 0; k < lr->n; k++)
+		{
+			lr->norm[k] = items[k].norm;
+			lr->idx[k] = items[k].idx;
+		}
+		pfree(items);
+	}
+	for (i = 0; i < winner->n_files; i++)
+	{
+		char	   *norm;
+		int			k;
+
+		if (winner->files[i].kind != DELTA_FILE_REMOVE)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		norm = conflict_normalize_path(table, winner->files[i].path);
+		k = conflict_find_sorted(lr->norm, lr->n, norm);
+		if (k < 0)
+			continue;
+		/* every live file of that path (the first of a run of equals) */
+		while (k > 0 && strcmp(lr->norm[k - 1], norm) == 0)
+			k--;
+		for (; k < lr->n && strcmp(lr->norm[k], norm) == 0; k++)
+		{
+			DeltaFileAction *f = DeltaSnapshotGetFile(lr->snap, lr->idx[k]);
+			DeltaFileStats *fs = NULL;
+			int			r;
+
+			for (r = 0; r < npreds; r++)
+			{
+				if (!delta_read_partition_matches(rb->rs, r, &f->pv, NULL))
+					continue;
+				if (fs == NULL)
+					fs = delta_readset_decode_stats(rb->rs, f);
+				if (delta_read_stats_may_match(rb->rs, r, fs,
+											   f->stats_include_nan, NULL))
+					break;
+			}
+			if (r == npreds)
+				continue;		/* not read */
+			if (lr->nfound == lr->capfound)
+			{
+				lr->capfound = Max(16, lr->capfound * 2);
+				lr->found_paths = lr->found_paths == NULL ?
+					palloc(sizeof(char *) * lr->capfound) :
+					repalloc(lr->found_paths, sizeof(char *) * lr->capfound);
+				lr->found_acts = lr->found_acts == NULL ?
+					palloc(sizeof(DeltaFileAction *) * lr->capfound) :
+					repalloc(lr->found_acts,
+							 sizeof(DeltaFileAction *) * lr->capfound);
+			}
+			lr->found_paths[lr->nfound] = f->path;
+			lr->found_acts[lr->nfound] = f;
+			lr->nfound++;
+		}
+	}
+	loser_set_read_files(loser, table, lr->nfound, lr->found_paths,
+						 lr->found_acts);
+	return true;
+}
+
+/*
  * Whether commit c has a RemoveFile (the commit cache indexes its commits;
  * any other is scanned).
  */
@@ -779,6 +959,8 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	const DeltaMetadata *rv_md = NULL;
 	const DeltaProtocol *rv_proto = NULL;
 	bool		deferred;		/* read files not derived yet */
+	bool		lazy_on = false;	/* ... but found path by path */
+	LazyReadFiles lazy;
 
 	if (read_version < 0 || read_version > log->latest_version)
 		ereport(ERROR,
@@ -809,6 +991,7 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	sref = NULL;
 	memset(&rb, 0, sizeof(rb));
 	memset(&rvp, 0, sizeof(rvp));
+	memset(&lazy, 0, sizeof(lazy));
 	deferred = nread_files < 0 && npreds > 0 && args->defer_read_files &&
 		seen == NULL && mode != CONFLICT_MODE_ROW_LEVEL;
 	if (deferred &&
@@ -957,7 +1140,16 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 		/* (ps is reset: new, or after the previous winner's answers) */
 		ref = commit_cache_get_prescan(scope, log, v, ps);
 		winner = ref->commit;
-		if (deferred && commit_removes_files(winner))
+		if (deferred && commit_removes_files(winner) &&
+			(lazy_on || (lazy_on = snapshot_cache_find(scope, log, read_version,
+														 true) == NULL &&
+						 !lazy_recent_seen(log, read_version))) &&
+			lazy_read_files_add(&lazy, &rb, &loser, &table, log, read_version,
+								winner, npreds))
+		{
+			/* (read files found path by path: see LazyReadFiles) */
+		}
+		else if (deferred && commit_removes_files(winner))
 		{
 			/*
 			 * The read files, now that a winner removes a file: from the

@@ -1283,6 +1283,16 @@ lazy_checkpoint_file(DeltaSnapshot *snap, const LiveKey *k, DeltaDecodeMode mode
 	return fa;
 }
 
+/* The i-th live file's path (see snapshot.h). */
+const char *
+DeltaSnapshotFilePath(const DeltaSnapshot *snap, int64 i)
+{
+	Assert(i >= 0 && i < snap->n_files);
+	if (snap->files != NULL)
+		return snap->files[i]->path;
+	return snap->lazy->keys[i]->path;
+}
+
 /* The i-th live file (see snapshot.h). */
 DeltaFileAction *
 DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i)

@@ -113,6 +113,12 @@ extern DeltaSnapshot *DeltaSnapshotBuildLazy(DeltaLog *log, int64 version);
 extern DeltaFileAction *DeltaSnapshotGetFile(DeltaSnapshot *snap, int64 i);
 
 /*
+ * The i-th live file's path as its add action writes it, without decoding
+ * the file (owned by the snapshot).
+ */
+extern const char *DeltaSnapshotFilePath(const DeltaSnapshot *snap, int64 i);
+
+/*
  * Same, but when defer_stats is true a lazily decoded file's
  * has_num_records/num_records/tight_bounds are left unset for the caller to
  * fill with DeltaStatsFieldsFromJson when it parses the stats anyway (saves

@@ -420,6 +420,17 @@ def main():
              v3_remove=True)
     # rv_del: well formed, with the same v3 (read files derived at v3)
     rv_table("rv_del", lambda t: [t.add("b", 10, 19)], v3_remove=True)
+
+    # rv_many_del: 300 files of ten ids each (f000: 0-9, f001: 10-19, ...);
+    # v1 blind-appends, v2 removes f000..f009, v3 removes f010..f299: past
+    # the 256 removed paths looked up one by one, the read files of a check
+    # without read_files are derived whole at v3
+    t = Table("rv_many_del", [ID], config={"delta.isolationLevel": "WriteSerializable"})
+    base = [t.add("f%03d" % k, 10 * k, 10 * k + 9) for k in range(300)]
+    t.commit("WRITE", [t.add("g", 5000, 5009)], blind=True)           # v1
+    t.commit("DELETE", [t.remove("f%03d" % k) for k in range(10)], blind=False)       # v2
+    t.commit("DELETE", [t.remove("f%03d" % k) for k in range(10, 300)], blind=False)  # v3
+    t.write(base)
     rv_table("rv_two_meta", lambda t: [t.protocol_action(), t.metadata(),
                                        t.add("b", 10, 19), t.metadata(config=ser)])
     rv_table("rv_esc_meta", lambda t: [t.protocol_action(), t.metadata(),
