@@ -238,6 +238,7 @@ typedef struct CatalogRels
 } CatalogRels;
 
 static bool rels_known = false;
+static bool rels_columns_known = false;	/* rels_columns done for rels */
 static uint64 rels_invalidations = 0;
 static CatalogRels rels;
 
@@ -245,6 +246,7 @@ static void
 owner_invalidate(Datum arg, int cacheid, uint32 hashvalue)
 {
 	rels_known = false;
+	rels_columns_known = false;
 	rels_invalidations++;
 }
 
@@ -319,7 +321,8 @@ rels_columns(void)
 /*
  * catalog_rels: the catalog tables (owner InvalidOid when they are not
  * there: the extension not installed in this database, or installed at a
- * version without them).
+ * version without them), without their columns and indexes
+ * (catalog_rels_full).
  */
 static const CatalogRels *
 catalog_rels(void)
@@ -331,6 +334,7 @@ catalog_rels(void)
 	if (rels_known)
 		return &rels;
 	memset(&rels, 0, sizeof(rels));
+	rels_columns_known = false;
 	nsp = get_namespace_oid("deltacc", true);
 	if (OidIsValid(nsp))
 	{
@@ -346,11 +350,29 @@ catalog_rels(void)
 			ReleaseSysCache(tup);
 		}
 	}
-	if (OidIsValid(rels.owner))
-		rels_columns();
 	/* kept unless an invalidation arrived while they were looked up */
 	rels_known = rels_invalidations == before;
 	return &rels;
+}
+
+/*
+ * catalog_rels_full: catalog_rels with the columns and key indexes looked
+ * up too (rels_columns), when the tables are there.  A backend that only
+ * reads plain tables needs none of it (catalog_lookup tests the registry
+ * for rows first).
+ */
+static const CatalogRels *
+catalog_rels_full(void)
+{
+	const CatalogRels *cr = catalog_rels();
+	uint64		before = rels_invalidations;
+
+	if (OidIsValid(cr->owner) && !rels_columns_known)
+	{
+		rels_columns();
+		rels_columns_known = rels_known && rels_invalidations == before;
+	}
+	return cr;
 }
 
 /*
@@ -362,7 +384,7 @@ catalog_rels(void)
 static const CatalogRels *
 catalog_rels_for_reads(bool must)
 {
-	const CatalogRels *cr = catalog_rels();
+	const CatalogRels *cr = catalog_rels_full();
 
 	if (!OidIsValid(cr->owner))
 	{
@@ -1577,8 +1599,12 @@ catalog_lookup(const char *table_path)
 	Snapshot	snap;
 	CatTable   *t;
 
+	/* (no table registered: the common case, and no more to look up) */
+	cr = catalog_rels();
+	if (!OidIsValid(cr->owner) || catalog_empty(cr->managed))
+		return NULL;
 	cr = catalog_rels_for_reads(false);
-	if (cr == NULL || catalog_empty(cr->managed))
+	if (cr == NULL)
 		return NULL;
 	cat_reap();
 	snap = scan_snapshot(false);
@@ -1903,7 +1929,7 @@ insert_ratified_direct(const char *table_path, int64 version,
 					   const char *table_id, const Datum *v,
 					   const bool *isnull)
 {
-	const CatalogRels *cr = catalog_rels();
+	const CatalogRels *cr = catalog_rels_full();
 	Relation	rrel;
 	Relation	mrel;
 	CatalogIndexState rind;
