@@ -1632,25 +1632,22 @@ delta_strip_file_scheme(const char *path, bool *is_uri, bool *foreign)
 static bool
 plain_relative(const char *p)
 {
-	const char *c = p;			/* start of the current component */
-
 	if (*p == '\0' || *p == '/')
 		return false;
-	for (;; p++)
+	for (;;)
 	{
-		if (*p == '/' || *p == '\0')
-		{
-			Size		n = p - c;
+		/* one component (libc's strcspn takes many bytes at a time) */
+		Size		n = strcspn(p, "/:%\\");
+		char		stop = p[n];
 
-			if (n == 0 || (n == 1 && c[0] == '.') ||
-				(n == 2 && c[0] == '.' && c[1] == '.'))
-				return false;
-			if (*p == '\0')
-				return true;
-			c = p + 1;
-		}
-		else if (*p == ':' || *p == '%' || *p == '\\')
+		if (stop == ':' || stop == '%' || stop == '\\')
 			return false;
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+			(n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (stop == '\0')
+			return true;
+		p += n + 1;
 	}
 }
 
@@ -1674,9 +1671,17 @@ delta_resolve(const DeltaLog *log, const char *path_in_log, int *why)
 		return delta_resolve_remote(log, path_in_log, why);
 	if (!plain_relative(path_in_log) || strcmp(log->table_path, "/") == 0)
 		return delta_resolve_general(log, path_in_log, why);
-	/* the common case: what the general way makes of it */
+	/* the common case: what the general way makes of it (root/path) */
 	*why = 0;
-	r = psprintf("%s/%s", log->table_path, path_in_log);
+	{
+		size_t		rootlen = strlen(log->table_path);
+		size_t		len = strlen(path_in_log);
+
+		r = palloc(rootlen + len + 2);
+		memcpy(r, log->table_path, rootlen);
+		r[rootlen] = '/';
+		memcpy(r + rootlen + 1, path_in_log, len + 1);
+	}
 #ifdef USE_ASSERT_CHECKING
 	{
 		int			w;
