@@ -752,6 +752,7 @@ typedef struct LazyReadFiles
 	char	  **norm;			/* their normalised paths, sorted ... */
 	int64	   *idx;			/* ... with each one's index in snap */
 	int			looked_up;		/* removed paths looked up so far */
+	bool		given_up;		/* too many: derived whole instead */
 	int			nfound;			/* read files found */
 	int			capfound;
 	char	  **found_paths;
@@ -818,11 +819,16 @@ lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
 	int			nrem = 0;
 	int			i;
 
+	if (lr->given_up)
+		return false;
 	for (i = 0; i < winner->n_files; i++)
 		if (winner->files[i].kind == DELTA_FILE_REMOVE)
 			nrem++;
 	if (lr->looked_up + nrem > LAZY_READ_MAX)
+	{
+		lr->given_up = true;
 		return false;
+	}
 	lr->looked_up += nrem;
 	if (lr->snap == NULL)
 	{
@@ -831,7 +837,10 @@ lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
 
 		lr->snap = DeltaSnapshotBuildLazy(log, read_version);
 		if (lr->snap->n_files > PG_INT32_MAX / 2)
+		{
+			lr->given_up = true;
 			return false;
+		}
 		lr->n = (int) lr->snap->n_files;
 		items = palloc_extended(sizeof(NormIdx) * Max(lr->n, 1),
 								MCXT_ALLOC_HUGE);
