@@ -147,6 +147,27 @@ conflict_normalize_path(const ConflictTable *table, const char *path)
 }
 
 /*
+ * conflict_find_first_sorted: see checkdefs.h.
+ */
+int
+conflict_find_first_sorted(char *const *sorted, int n, const char *key)
+{
+	int			lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (strcmp(sorted[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strcmp(sorted[lo], key) == 0 ? lo : -1;
+}
+
+/*
  * conflict_find_sorted: see checkdefs.h.
  */
 int

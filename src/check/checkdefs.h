@@ -203,4 +203,12 @@ extern char *conflict_normalize_path(const ConflictTable *table,
  */
 extern int	conflict_find_sorted(char *const *sorted, int n, const char *key);
 
+/*
+ * The first index of key in sorted[0..n) (strcmp order, duplicates
+ * adjacent), so that a run of equal keys is sorted[i], sorted[i+1], ...;
+ * -1 when key is not there.
+ */
+extern int	conflict_find_first_sorted(char *const *sorted, int n,
+									   const char *key);
+
 #endif							/* DELTACC_CHECKDEFS_H */

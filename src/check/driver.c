@@ -873,13 +873,9 @@ lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		norm = conflict_normalize_path(table, winner->files[i].path);
-		k = conflict_find_sorted(lr->norm, lr->n, norm);
-		if (k < 0)
-			continue;
-		/* every live file of that path (the first of a run of equals) */
-		while (k > 0 && strcmp(lr->norm[k - 1], norm) == 0)
-			k--;
-		for (; k < lr->n && strcmp(lr->norm[k], norm) == 0; k++)
+		/* every live file of that path */
+		for (k = conflict_find_first_sorted(lr->norm, lr->n, norm);
+			 k >= 0 && k < lr->n && strcmp(lr->norm[k], norm) == 0; k++)
 		{
 			DeltaFileAction *f = DeltaSnapshotGetFile(lr->snap, lr->idx[k]);
 			DeltaFileStats *fs = NULL;
@@ -967,9 +963,8 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	RvPrescan	rvp;
 	const DeltaMetadata *rv_md = NULL;
 	const DeltaProtocol *rv_proto = NULL;
-	bool		deferred;		/* read files not derived yet */
-	bool		lazy_on = false;	/* ... but found path by path */
-	LazyReadFiles lazy;
+	bool		deferred;		/* read files not derived whole yet */
+	LazyReadFiles lazy;			/* ... found path by path so far */
 
 	if (read_version < 0 || read_version > log->latest_version)
 		ereport(ERROR,
@@ -1003,23 +998,17 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 	memset(&lazy, 0, sizeof(lazy));
 	deferred = nread_files < 0 && npreds > 0 && args->defer_read_files &&
 		seen == NULL && mode != CONFLICT_MODE_ROW_LEVEL;
-	if (deferred &&
+	if ((deferred || (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL)) &&
 		read_version_state(log, read_version, scope, &rv_md, &rv_proto))
 	{
 		/*
-		 * The read files are derived when the first winner that removes a
-		 * file comes (deferred_read_files); until then the check needs the
-		 * read version's metaData and protocol only.
+		 * Deferred, the read files are derived when the first winner that
+		 * removes a file comes; until then, as with read_files given, the
+		 * check needs the read version's metaData and protocol only.
 		 */
 		rb.rs = readset_cache_instance(rv_md, npreds,
 									   (const char *const *) preds);
-	}
-	else if (nread_files >= 0 && mode != CONFLICT_MODE_ROW_LEVEL &&
-			 read_version_state(log, read_version, scope, &rv_md, &rv_proto))
-	{
-		rb.rs = readset_cache_instance(rv_md, npreds,
-									   (const char *const *) preds);
-		if (delta_readset_schema(rb.rs)->npartition > 0)
+		if (!deferred && delta_readset_schema(rb.rs)->npartition > 0)
 		{
 			/* partitioned: the hints need the files */
 			sref = snapshot_cache_get(scope, log, read_version);
@@ -1149,24 +1138,22 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 		/* (ps is reset: new, or after the previous winner's answers) */
 		ref = commit_cache_get_prescan(scope, log, v, ps);
 		winner = ref->commit;
+		/*
+		 * Deferred read files, now that a winner removes a file: path by
+		 * path while the read snapshot is not cached (LazyReadFiles; the
+		 * first such winner decides, and lazy.snap is built then), else
+		 * from the read snapshot (cached across calls; one built now has
+		 * its statistics prescanned for the reads' columns, as in the
+		 * eager case).  rb's per-winner fields are set for this winner
+		 * below.
+		 */
 		if (deferred && commit_removes_files(winner) &&
-			(lazy_on || (lazy_on = snapshot_cache_find(scope, log, read_version,
-														 true) == NULL &&
-						 !lazy_recent_seen(log, read_version))) &&
-			lazy_read_files_add(&lazy, &rb, &loser, &table, log, read_version,
-								winner, npreds))
+			!((lazy.snap != NULL ||
+			   (snapshot_cache_find(scope, log, read_version, true) == NULL &&
+				!lazy_recent_seen(log, read_version))) &&
+			  lazy_read_files_add(&lazy, &rb, &loser, &table, log,
+								  read_version, winner, npreds)))
 		{
-			/* (read files found path by path: see LazyReadFiles) */
-		}
-		else if (deferred && commit_removes_files(winner))
-		{
-			/*
-			 * The read files, now that a winner removes a file: from the
-			 * read snapshot (cached across calls; one built now has its
-			 * statistics prescanned for the reads' columns, as in the
-			 * eager case); rb's per-winner fields are set for this winner
-			 * below.
-			 */
 			DeferredPrescan dp;
 
 			dp.rb = &rb;

@@ -57,8 +57,8 @@ typedef struct ConflictCheckArgs
 	 * winner removes a file (they are consulted for nothing else), and
 	 * while the read snapshot is not cached only for the removed paths (see
 	 * LazyReadFiles in driver.c), so a check whose winners only add files
-	 * never builds the read snapshot
-	 * (and so never reports what is wrong with its files).  Off for
+	 * never builds the read snapshot (and so never reports what is wrong
+	 * with its files).  Off for
 	 * explain_conflicts, and for the coordinator, which wants the snapshot
 	 * built before its row lock (ratify.c).  Ignored in row_level mode.
 	 */

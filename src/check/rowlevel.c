@@ -501,26 +501,12 @@ static int
 rl_find_paths(const RlPathIndex *idx, const char *norm_path,
 			  const DeltaFileAction **first)
 {
-	int			lo = 0,
-				hi = idx->n;
+	int			k = conflict_find_first_sorted(idx->norm, idx->n, norm_path);
 	int			n = 0;
 
-	*first = NULL;
-	while (lo < hi)
-	{
-		int			mid = lo + (hi - lo) / 2;
-
-		if (strcmp(idx->norm[mid], norm_path) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo < idx->n && strcmp(idx->norm[lo], norm_path) == 0)
-	{
-		if (n++ == 0)
-			*first = idx->acts[lo];
-		lo++;
-	}
+	*first = k >= 0 ? idx->acts[k] : NULL;
+	for (; k >= 0 && k < idx->n && strcmp(idx->norm[k], norm_path) == 0; k++)
+		n++;
 	return n;
 }
 
