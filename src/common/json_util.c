@@ -2915,6 +2915,10 @@ layout_fill(StatsLayout *lay, char *copy, int first, int n, JsQuoting quoting)
 			case JS_SLOT_NULL:
 				v->type = DJ_NULL;
 				break;
+			case JS_SLOT_ABSENT:
+				/* (js_match_keyed's; js_match never leaves a slot empty) */
+				elog(ERROR, "statistics layout slot without a value");
+				break;
 		}
 	}
 }

@@ -657,6 +657,19 @@ js_number_fast(const char *p)
 }
 #endif
 
+/* the end of the number token at p (js_number_end's answer), or NULL */
+static JS_ALWAYS_INLINE const char *
+js_number_token(const char *p, const char *end)
+{
+	const char *e = NULL;
+
+#if defined(__SSE2__) && defined(__GNUC__)
+	if (end - p >= 16)
+		e = js_number_fast(p);
+#endif
+	return e != NULL ? e : js_number_end(p, end);
+}
+
 #ifdef JS_AVX2
 /* js_lit_short with one 32-byte compare (AVX2 callers only) */
 __attribute__((target("avx2")))
@@ -808,15 +821,7 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 		kind = pc->kind;
 		sl->escaped = false;
 		if (kind == JS_SLOT_NUMBER)
-		{
-			e = NULL;
-#if defined(__SSE2__) && defined(__GNUC__)
-			if (end - pos >= 16)
-				e = js_number_fast(pos);
-#endif
-			if (e == NULL)
-				e = js_number_end(pos, end);
-		}
+			e = js_number_token(pos, end);
 		else if (kind == JS_SLOT_STRING)
 		{
 			/* the next literal has the quote */
@@ -857,6 +862,438 @@ js_walk_avx2(const JsShape *shape, const char *p, const char *end,
 	return js_walk(shape, p, end, slots, consumed, true);
 }
 #endif
+
+/* ---------------------------------------------------------------------
+ * Keyed shapes (see jshape.h)
+ *
+ * The model as a tree: an object node holds its members (key and value
+ * node), in the model's order, a scalar node the slot the shape gave its
+ * token (a text may have a scalar of any kind there: writers put NaN and
+ * Infinity as strings where other files have numbers).  The tree is
+ * built from the shape's own split, so the slots are the shape's: each
+ * scalar of the model must start where the shape's next slot starts.  Each
+ * member also keeps its key as the text has it with the closing quote and
+ * the colon (JsKMember.lit), so that a text whose member comes where the
+ * model has it is checked with one compare.
+ * ---------------------------------------------------------------------
+ */
+#define JS_KEY_LIT 32
+
+#define JS_KEY_BUCKETS 16
+
+typedef struct JsKMember
+{
+	const char *key;			/* in the shape's copy of the model */
+	size_t		keylen;
+	struct JsKNode *node;
+	int			next;			/* the next member of its bucket, or -1 */
+	uint32_t	lit_mask;		/* bytes of lit (0: the key is too long) */
+	unsigned char lit[JS_KEY_LIT];	/* key, closing quote, ':' */
+} JsKMember;
+
+struct JsKNode
+{
+	bool		object;
+	int			slot;			/* scalars */
+	int			nmembers;		/* objects */
+	JsKMember  *members;		/* objects: [nmembers], the model's order */
+	int			bucket[JS_KEY_BUCKETS];	/* objects: the first member of each
+										 * bucket (js_key_bucket), or -1 */
+};
+
+/*
+ * The bucket of the key whose first byte is at k (two bytes readable: a
+ * key of one byte or none brings its closing quote's first byte in, the
+ * same in the model and the text).
+ */
+static inline int
+js_key_bucket(const char *k)
+{
+	unsigned	a = (unsigned char) k[0];
+	unsigned	b = (unsigned char) k[1];
+
+	return (int) ((a ^ (b << 1) ^ (b >> 3)) & (JS_KEY_BUCKETS - 1));
+}
+
+typedef struct JsKBuild
+{
+	const JsShape *shape;
+	const char *p;
+	const char *end;
+	size_t		qlen;
+	int			slot;			/* the next scalar's */
+	const FmtAllocator *alloc;
+} JsKBuild;
+
+static inline const char *
+js_skip_space(JsQuoting q, const char *p, const char *end)
+{
+	while (p < end && js_space(q, *p))
+		p++;
+	return p;
+}
+
+/* member m's lit: its key, the closing quote and ':' (when they fit) */
+static void
+js_key_lit(JsKMember *m, JsQuoting q)
+{
+	size_t		qlen = q == JS_ESCAPED ? 2 : 1;
+	size_t		n = m->keylen + qlen + 1;
+
+	memset(m->lit, 0, JS_KEY_LIT);
+	m->lit_mask = 0;
+	if (n > JS_KEY_LIT)
+		return;
+	memcpy(m->lit, m->key, m->keylen);
+	memcpy(m->lit + m->keylen, q == JS_ESCAPED ? "\\\":" : "\":", qlen + 1);
+	m->lit_mask = n == JS_KEY_LIT ? ~(uint32_t) 0 : ((uint32_t) 1 << n) - 1;
+}
+
+/* the model's value at b->p into node (b->p moves past it) */
+static bool
+js_keyed_build_value(JsKBuild *b, struct JsKNode *node, int depth)
+{
+	const JsShape *sh = b->shape;
+	JsQuoting	q = sh->quoting;
+	const JsPiece *pc;
+	size_t		at;
+
+	b->p = js_skip_space(q, b->p, b->end);
+	if (b->p >= b->end || *b->p == '[')
+		return false;			/* (arrays are not keyed) */
+	if (*b->p == '{')
+	{
+		JsKMember	tmp[JS_KEYED_MAX_MEMBERS];
+		int			n = 0;
+		int			j;
+
+		if (depth >= JS_KEYED_MAX_DEPTH)
+			return false;
+		node->object = true;
+		b->p = js_skip_space(q, b->p + 1, b->end);
+		if (b->p < b->end && *b->p == '}')
+			b->p++;
+		else
+			for (;;)
+			{
+				const char *key;
+				const char *e;
+
+				b->p = js_skip_space(q, b->p, b->end);
+				if (b->p >= b->end || !js_quote(q, b->p, b->end) ||
+					n == JS_KEYED_MAX_MEMBERS)
+					return false;
+				key = b->p + b->qlen;
+				e = js_plain_run(key, b->end);
+				if (e >= b->end || !js_quote(q, e, b->end))
+					return false;	/* a key that is not literal bytes */
+				for (j = 0; j < n; j++)
+					if (tmp[j].keylen == (size_t) (e - key) &&
+						memcmp(tmp[j].key, key, e - key) == 0)
+						return false;	/* a duplicate: the last one counts */
+				tmp[n].key = key;
+				tmp[n].keylen = e - key;
+				js_key_lit(&tmp[n], q);
+				tmp[n].node = fmt_alloc(b->alloc, sizeof(struct JsKNode));
+				if (tmp[n].node == NULL)
+					return false;
+				memset(tmp[n].node, 0, sizeof(struct JsKNode));
+				b->p = js_skip_space(q, e + b->qlen, b->end);
+				if (b->p >= b->end || *b->p != ':')
+					return false;
+				b->p++;
+				if (!js_keyed_build_value(b, tmp[n].node, depth + 1))
+					return false;
+				n++;
+				b->p = js_skip_space(q, b->p, b->end);
+				if (b->p < b->end && *b->p == ',')
+				{
+					b->p++;
+					continue;
+				}
+				if (b->p < b->end && *b->p == '}')
+				{
+					b->p++;
+					break;
+				}
+				return false;
+			}
+		node->nmembers = n;
+		for (j = 0; j < JS_KEY_BUCKETS; j++)
+			node->bucket[j] = -1;
+		if (n > 0)
+		{
+			node->members = fmt_alloc(b->alloc, sizeof(JsKMember) * n);
+			if (node->members == NULL)
+				return false;
+			memcpy(node->members, tmp, sizeof(JsKMember) * n);
+			/* each bucket's members in the model's order */
+			for (j = n - 1; j >= 0; j--)
+			{
+				int			h = js_key_bucket(node->members[j].key);
+
+				node->members[j].next = node->bucket[h];
+				node->bucket[h] = j;
+			}
+		}
+		return true;
+	}
+	/* a scalar: the shape's next slot, which must start right here */
+	if (b->slot >= sh->nslots)
+		return false;
+	pc = &sh->pieces[b->slot];
+	at = (size_t) (b->p - sh->model);
+	if (pc->kind == JS_SLOT_STRING)
+		at += b->qlen;			/* a string slot is the string's content */
+	if (at != pc->slot_off)
+		return false;
+	node->object = false;
+	node->slot = b->slot++;
+	b->p = sh->model + pc->slot_off + pc->mlen +
+		(pc->kind == JS_SLOT_STRING ? b->qlen : 0);
+	return true;
+}
+
+/* See jshape.h. */
+bool
+js_build_keyed(JsShape *shape, const FmtAllocator *alloc)
+{
+	JsKBuild	b;
+	struct JsKNode *root;
+
+	if (shape->keyed != NULL)
+		return true;
+	root = fmt_alloc(alloc, sizeof(struct JsKNode));
+	if (root == NULL)
+		return false;
+	memset(root, 0, sizeof(*root));
+	b.shape = shape;
+	b.p = shape->model;
+	b.end = shape->model + shape->model_len;
+	b.qlen = shape->quoting == JS_ESCAPED ? 2 : 1;
+	b.slot = 0;
+	b.alloc = alloc;
+	if (!js_keyed_build_value(&b, root, 0) || !root->object ||
+		b.slot != shape->nslots ||
+		js_skip_space(shape->quoting, b.p, b.end) != b.end)
+		return false;
+	shape->keyed = root;
+	return true;
+}
+
+/*
+ * js_key_here: the key that starts at p (after its opening quote), with
+ * its closing quote and ':', is member m's lit; JS_KEY_LIT bytes from p
+ * may be read.  (Without SSE2: a bytewise compare.)
+ */
+static inline bool
+js_key_here(const JsKMember *m, const char *p)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i		a0 = _mm_loadu_si128((const __m128i *) p);
+	__m128i		a1 = _mm_loadu_si128((const __m128i *) (p + 16));
+	__m128i		b0 = _mm_loadu_si128((const __m128i *) m->lit);
+	__m128i		b1 = _mm_loadu_si128((const __m128i *) (m->lit + 16));
+	uint32_t	eq = (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+		((uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16);
+
+	return m->lit_mask != 0 && (~eq & m->lit_mask) == 0;
+#else
+	return m->lit_mask != 0 &&
+		js_same(p, (const char *) m->lit, (size_t) __builtin_popcount(m->lit_mask));
+#endif
+}
+
+static bool js_keyed_object_esc(const struct JsKNode *node, const char **pp,
+								const char *base, const char *end,
+								JsSlot *slots);
+static bool js_keyed_object_plain(const struct JsKNode *node, const char **pp,
+								  const char *base, const char *end,
+								  JsSlot *slots);
+
+/*
+ * js_keyed_object: the text's object at *pp (its '{') against object node
+ * (each scalar into its slot, offsets from base); *pp moves past it.  q is
+ * a constant in each of the two instances; the recursion follows the
+ * model's nesting, at most JS_KEYED_MAX_DEPTH deep.
+ */
+static JS_ALWAYS_INLINE bool
+js_keyed_object(const struct JsKNode *node, const char **pp,
+				const char *base, const char *end, JsSlot *slots,
+				JsQuoting q)
+{
+	const size_t qlen = q == JS_ESCAPED ? 2 : 1;
+	const char *p = *pp + 1;
+	uint64_t	seen = 0;
+	int			count = 0;
+	int			i;
+
+	p = js_skip_space(q, p, end);
+	if (p < end && *p == '}' && node->nmembers == 0)
+	{
+		*pp = p + 1;
+		return true;
+	}
+	for (;;)
+	{
+		const JsKMember *m;
+		const struct JsKNode *c;
+		const char *key;
+		const char *e;
+		JsSlot	   *sl;
+		JsSlotKind	kind;
+
+		p = js_skip_space(q, p, end);
+		if (p >= end || !js_quote(q, p, end))
+			return false;
+		key = p + qlen;
+		i = -1;
+		if (end - key >= JS_KEY_LIT)
+		{
+			/* the model's member at this place, or one of its bucket */
+			if (count < node->nmembers &&
+				js_key_here(&node->members[count], key))
+				i = count;
+			else
+				for (i = node->bucket[js_key_bucket(key)];
+					 i >= 0 && !js_key_here(&node->members[i], key);
+					 i = node->members[i].next)
+					;
+		}
+		if (i >= 0)
+			p = key + node->members[i].keylen + qlen + 1;
+		else
+		{
+			/* (near the end, or a long key: found by its bytes) */
+			e = js_plain_run(key, end);
+			if (e >= end || !js_quote(q, e, end))
+				return false;
+			for (i = 0; i < node->nmembers; i++)
+				if (node->members[i].keylen == (size_t) (e - key) &&
+					js_same(node->members[i].key, key, e - key))
+					break;
+			if (i == node->nmembers)
+				return false;	/* a key the model lacks */
+			p = js_skip_space(q, e + qlen, end);
+			if (p >= end || *p != ':')
+				return false;
+			p++;
+		}
+		if (seen & ((uint64_t) 1 << i))
+			return false;		/* a key the text repeats */
+		seen |= (uint64_t) 1 << i;
+		m = &node->members[i];
+		c = m->node;
+		p = js_skip_space(q, p, end);
+		if (p >= end)
+			return false;
+		if (c->object)
+		{
+			if (*p != '{' ||
+				!(q == JS_ESCAPED ?
+				  js_keyed_object_esc(c, &p, base, end, slots) :
+				  js_keyed_object_plain(c, &p, base, end, slots)))
+				return false;
+		}
+		else
+		{
+			/* a scalar, as js_walk takes one */
+			sl = &slots[c->slot];
+			sl->escaped = false;
+			kind = js_quote(q, p, end) ? JS_SLOT_STRING :
+				(*p == '-' || (*p >= '0' && *p <= '9')) ? JS_SLOT_NUMBER :
+				JS_SLOT_NULL;
+			if (kind == JS_SLOT_NUMBER)
+				e = js_number_token(p, end);
+			else if (kind == JS_SLOT_STRING)
+			{
+				p += qlen;
+				e = js_plain_run(p, end);
+				if (e >= end || !js_quote(q, e, end))
+				{
+					/* escapes, UTF-8, a control byte: jstr judges */
+					e = jstr_end(p, end, q, NULL);
+					sl->escaped = true;
+				}
+			}
+			else
+				e = js_word_end(p, end, &kind);
+			if (e == NULL)
+				return false;
+			sl->off = (size_t) (p - base);
+			sl->len = (size_t) (e - p);
+			sl->kind = kind;
+			p = kind == JS_SLOT_STRING ? e + qlen : e;
+		}
+		count++;
+		if (p < end && *p == ',')
+		{
+			p++;
+			continue;
+		}
+		p = js_skip_space(q, p, end);
+		if (p >= end)
+			return false;
+		if (*p == ',')
+		{
+			p++;
+			continue;
+		}
+		if (*p != '}')
+			return false;
+		if (count != node->nmembers)
+		{
+			/* the members the text lacks: scalars only */
+			for (i = 0; i < node->nmembers; i++)
+				if ((seen & ((uint64_t) 1 << i)) == 0)
+				{
+					c = node->members[i].node;
+					if (c->object)
+						return false;
+					slots[c->slot].kind = JS_SLOT_ABSENT;
+					slots[c->slot].off = 0;
+					slots[c->slot].len = 0;
+					slots[c->slot].escaped = false;
+				}
+		}
+		*pp = p + 1;
+		return true;
+	}
+}
+
+static bool
+js_keyed_object_esc(const struct JsKNode *node, const char **pp,
+					const char *base, const char *end, JsSlot *slots)
+{
+	return js_keyed_object(node, pp, base, end, slots, JS_ESCAPED);
+}
+
+static bool
+js_keyed_object_plain(const struct JsKNode *node, const char **pp,
+					  const char *base, const char *end, JsSlot *slots)
+{
+	return js_keyed_object(node, pp, base, end, slots, JS_PLAIN);
+}
+
+/* See jshape.h. */
+bool
+js_match_keyed(const JsShape *shape, const char *p, const char *end,
+			   JsSlot *slots, size_t *consumed)
+{
+	const char *pos;
+
+	if (shape->keyed == NULL)
+		return false;
+	pos = js_skip_space(shape->quoting, p, end);
+	if (pos >= end || *pos != '{')
+		return false;
+	if (!(shape->quoting == JS_ESCAPED ?
+		  js_keyed_object_esc(shape->keyed, &pos, p, end, slots) :
+		  js_keyed_object_plain(shape->keyed, &pos, p, end, slots)))
+		return false;
+	*consumed = (size_t) (js_skip_space(shape->quoting, pos, end) - p);
+	return true;
+}
 
 /* See jshape.h. */
 bool

@@ -55,7 +55,9 @@ typedef enum JsSlotKind
 	JS_SLOT_STRING,				/* a string's content (without the quotes) */
 	JS_SLOT_TRUE,
 	JS_SLOT_FALSE,
-	JS_SLOT_NULL
+	JS_SLOT_NULL,
+	JS_SLOT_ABSENT				/* js_match_keyed only: a scalar member of the
+								 * model that the text lacks */
 } JsSlotKind;
 
 /* Where a slot's token is in a text (offset from the text's start). */
@@ -96,6 +98,9 @@ typedef struct JsShape
 	unsigned char *tmpl_lo;
 	unsigned char *tmpl_hi;
 	unsigned char *tmpl_plain;
+
+	/* The model's objects keyed by their members (js_build_keyed), or NULL */
+	struct JsKNode *keyed;
 } JsShape;
 
 /*
@@ -118,6 +123,47 @@ extern bool js_build(JsShape *shape, const char *p, size_t len,
  * shape is then as before).
  */
 extern bool js_build_template(JsShape *shape, const FmtAllocator *alloc);
+
+/*
+ * Keyed shapes: writers that put the members of an object in a new order
+ * on every text (delta-rs writes its statistics columns in hash order)
+ * never repeat a shape byte for byte, but they repeat its keys.
+ * js_build_keyed gives a built shape a model of its objects by key (memory
+ * from alloc); js_match_keyed then accepts a text exactly when it is the
+ * model but for the order of each object's members and for scalar members
+ * it lacks: keys of the model only, each once, every member whose model
+ * value is an object present; a scalar (of any kind: writers put NaN and
+ * Infinity as strings where other files have numbers) where the model has
+ * one, an object keyed the same way where it has an object; white space wherever JSON allows it (JS_ESCAPED: spaces only); a
+ * key that is literal bytes as in the model.  Its slots are filled in the
+ * model's numbering whatever order the text has them in (the slot of a
+ * member the text lacks: kind JS_SLOT_ABSENT), so a caller that knows which
+ * slot holds what reads a keyed match as it reads a match.  (Writers leave
+ * out a column's minimum and maximum where they have none, and
+ * tightBounds on tables without deletion vectors.)
+ *
+ * Why an accepted text means what the model means: every key is compared
+ * with a key of the model in that object, and none repeats, so the parse
+ * of the text has the model's objects with the same keys, less the absent
+ * slots' (a lookup of such a key finds nothing there); each value is a
+ * complete token of JSON syntax taken as js_match takes it (or an object
+ * checked the same way), followed by ',' or the object's '}'.  So the text
+ * is valid JSON whose member of each key path is the slot's token.
+ *
+ * js_build_keyed returns false (shape->keyed stays NULL) for a model it
+ * cannot key: an array, a duplicate key, more than JS_KEYED_MAX_MEMBERS
+ * members in an object, nesting beyond JS_KEYED_MAX_DEPTH, or alloc
+ * failing.  js_match_keyed: true with slots[0 .. nslots) and *consumed (up
+ * to the root's end and the white space after it) as js_match gives them;
+ * false for a shape without a keyed model.  Reads nothing at or beyond end;
+ * allocates nothing; the work is bounded by the text's length.
+ */
+#define JS_KEYED_MAX_MEMBERS 64
+#define JS_KEYED_MAX_DEPTH 16
+
+extern bool js_build_keyed(JsShape *shape, const FmtAllocator *alloc);
+extern bool js_match_keyed(const JsShape *shape, const char *p,
+						   const char *end, JsSlot *slots, size_t *consumed);
 
 /*
  * The slot whose token starts at offset off of the model (for a string

@@ -1252,6 +1252,7 @@ typedef struct PrescanShape
 #define PRESCAN_SHAPES 8
 #define PRESCAN_MAX_SHAPES 64
 #define PRESCAN_RETRY_EVERY 64
+#define PRESCAN_KEYED_TRIES 3	/* keyed models a text is tried on */
 
 /*
  * The prescan: a winner's add line's stats string scanned while the line
@@ -1277,6 +1278,7 @@ struct DeltaStatsPrescan
 	 */
 	int			nshapes;
 	PrescanShape *shapes[PRESCAN_SHAPES];
+	PrescanShape *keyed_last;	/* the shape of the last keyed match */
 	int			shape_builds;	/* shapes built so far (bounded) */
 	int			scanned;		/* texts scanned since the bound was met */
 };
@@ -1378,10 +1380,18 @@ prescan_build_shape(DeltaStatsPrescan *ps, const StatsScan *sc,
 		}
 	sh->slots = MemoryContextAlloc(cxt,
 								   sizeof(JsSlot) * Max(sh->shape.nslots, 1));
+	/* the same layout in any member order (no keyed model: none) */
+	(void) js_build_keyed(&sh->shape, &alloc);
 	sh->min_obj = sc->has_min_obj;
 	sh->max_obj = sc->has_max_obj;
 	if (ps->nshapes == PRESCAN_SHAPES)
-		MemoryContextDelete(ps->shapes[--ps->nshapes]->cxt);
+	{
+		PrescanShape *old = ps->shapes[--ps->nshapes];
+
+		if (old == ps->keyed_last)
+			ps->keyed_last = NULL;
+		MemoryContextDelete(old->cxt);
+	}
 	ps->shapes[ps->nshapes++] = sh;
 }
 
@@ -1399,9 +1409,9 @@ prescan_slot_span(const PrescanShape *sh, const char *base, int r,
 	};
 	const JsSlot *sl;
 
-	if (r < 0)
+	if (r < 0 || sh->slots[r].kind == JS_SLOT_ABSENT)
 	{
-		span->type = SPAN_ABSENT;
+		span->type = SPAN_ABSENT;	/* (absent: a keyed match's) */
 		return;
 	}
 	sl = &sh->slots[r];
@@ -1415,15 +1425,16 @@ prescan_slot_span(const PrescanShape *sh, const char *base, int r,
 /*
  * prescan_match_shape: decode the stats string whose text starts at base
  * (after the opening quote; the line ends at end) by matching the
- * remembered shapes in turn; true when one matched (it moves to the
- * front): sc holds the same answers the scanner would give, out the
- * unescaped text (*outlen bytes) and *after the byte after the closing
- * quote.
+ * remembered shapes in turn, then (out NULL) their keyed models
+ * (js_match_keyed: the same keys in any order, each once); true when one
+ * matched (it moves to the front): sc holds the same answers the scanner
+ * would give, out the unescaped text (*outlen bytes), *after the byte
+ * after the closing quote and *keyed_match whether a keyed model took it.
  */
 static bool
 prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 					const char *end, char *out, int *outlen,
-					const char **after)
+					const char **after, bool *keyed_match)
 {
 	size_t		consumed;
 	size_t		olen;
@@ -1431,12 +1442,45 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 	int			i;
 	int			k;
 
+	*keyed_match = false;
 	for (i = 0; i < ps->nshapes; i++)
 	{
 		sh = ps->shapes[i];
 		if (js_match(&sh->shape, base, end, sh->slots, &consumed, out, &olen) &&
 			base + consumed < end && base[consumed] == '"')
 			break;
+	}
+	if (i == ps->nshapes && out == NULL)
+	{
+		/*
+		 * A layout's keys in another order (delta-rs orders the columns
+		 * anew on every file), or some columns' entries missing: the
+		 * layout of the last keyed match first, then the others, a few
+		 * at most.  Only for a text whose unescaped copy is not wanted: a
+		 * keyed match writes none.
+		 */
+		int			tries = 0;
+		bool		keyed = false;
+
+		for (k = -1; k < ps->nshapes && tries < PRESCAN_KEYED_TRIES && !keyed;
+			 k++)
+		{
+			sh = k < 0 ? ps->keyed_last : ps->shapes[k];
+			if (sh == NULL || sh->shape.keyed == NULL ||
+				(k >= 0 && sh == ps->keyed_last))
+				continue;
+			tries++;
+			keyed = js_match_keyed(&sh->shape, base, end, sh->slots,
+								   &consumed) &&
+				base + consumed < end && base[consumed] == '"';
+		}
+		*keyed_match = keyed;
+		if (keyed)
+		{
+			ps->keyed_last = sh;
+			for (i = 0; ps->shapes[i] != sh; i++)
+				;
+		}
 	}
 	if (i == ps->nshapes)
 		return false;
@@ -1559,6 +1603,7 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 	StatsScan	sc;
 	DeltaStatsHeader *h;
 	bool		matched;
+	bool		keyed;
 	int			k;
 
 	prescan_room(ps, index, cxt);
@@ -1566,9 +1611,18 @@ delta_stats_prescan_string(DeltaStatsPrescan *ps, int index, const char *p,
 	if (p >= end || *p != '"')
 		return false;
 	memset(&sc, 0, sizeof(sc));
-	matched = prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after);
+	matched = prescan_match_shape(ps, &sc, p + 1, end, out, outlen, after,
+								  &keyed);
 	dc_fastpath_note(DC_FP_STATS_LAYOUT, matched);
-	if (!matched)
+	if (keyed && ps->shape_builds < PRESCAN_SHAPES)
+	{
+		/*
+		 * Its own layout too, while few were made (one that other texts
+		 * repeat is matched cheaper byte for byte).
+		 */
+		prescan_build_shape(ps, &sc, p + 1, *after - 1);
+	}
+	else if (!matched)
 	{
 		/* the scanner, then remember this text's shape */
 		memset(&sc, 0, sizeof(sc));

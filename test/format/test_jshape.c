@@ -668,3 +668,136 @@ UNIT_TEST(jshape_template_walk_matches_token_walk)
 	UNIT_CHECK(matched > 5000);
 	fmt_arena_free_all(&arena);
 }
+
+/* keyed match of text (whole, plus a byte that ends it) */
+static bool
+keyed_all(const JsShape *sh, const char *text, JsSlot *slots)
+{
+	size_t		n = strlen(text);
+	char	   *copy = malloc(n + 1);
+	size_t		consumed = 0;
+	bool		ok;
+
+	/* (a copy of just the text, so that a read past its end is seen) */
+	memcpy(copy, text, n);
+	copy[n] = '#';
+	ok = js_match_keyed(sh, copy, copy + n, slots, &consumed) &&
+		consumed == n;
+	free(copy);
+	return ok;
+}
+
+/* the token of slot i of text is tok */
+static bool
+slot_is(const char *text, const JsSlot *sl, const char *tok)
+{
+	return sl->kind != JS_SLOT_ABSENT && sl->len == strlen(tok) &&
+		memcmp(text + sl->off, tok, sl->len) == 0;
+}
+
+UNIT_TEST(jshape_keyed_plain)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[64];
+	const char *model = "{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}},\"tightBounds\":true}";
+	const char *t;
+	static const char *const refused[] = {
+		/* a key the model lacks, a repeated key, an object member gone */
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"},\"z\":1},\"tightBounds\":true}",
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"id\":6,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}},\"tightBounds\":true}",
+		"{\"numRecords\":10,\"numRecords\":11,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\"},\"tightBounds\":true}",
+		"{\"numRecords\":10,\"tightBounds\":true}",
+		/* an object where the model has a scalar, and the other way */
+		"{\"numRecords\":{},\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":7}}",
+		/* not JSON: a trailing comma, no colon, two members without one,
+		 * a bad number, a word cut short, an escaped key, garbage after */
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"},},\"tightBounds\":true}",
+		"{\"numRecords\" 10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"{\"numRecords\":10 \"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"{\"numRecords\":01,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}},\"tightBounds\":tru}",
+		"{\"numRecords\":10,\"minValues\":{\"i\\u0064\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\",\"d\":{\"x\":1,\"y\":\"q\"}}}x",
+		"{\"numRecords\":10,\"minValues\":{\"id\":5,\"s\":\"a\x01\",\"d\":{\"x\":1,\"y\":\"q\"}}}",
+		"[1]",
+		"",
+	};
+	int			k;
+	size_t		i;
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	UNIT_CHECK(js_build(&sh, model, strlen(model), JS_PLAIN, &a));
+	UNIT_CHECK(!js_match_keyed(&sh, model, model + strlen(model), slots, &i));
+	UNIT_CHECK(js_build_keyed(&sh, &a));
+	UNIT_CHECK(sh.nslots == 6);
+	UNIT_CHECK(keyed_all(&sh, model, slots));
+	UNIT_CHECK(slot_is(model, &slots[0], "10") && slot_is(model, &slots[2], "a") &&
+			   slot_is(model, &slots[5], "true"));
+	/* every order, white space, other values and kinds: the model's slots */
+	t = " { \"tightBounds\" : null , \"minValues\":{\"d\":{\"y\":\"r s\",\"x\":-2.5e3},\"s\":\"\\u00e9\",\"id\":\"NaN\"},\"numRecords\":7 } ";
+	UNIT_CHECK(keyed_all(&sh, t, slots));
+	UNIT_CHECK(valid_json(t));
+	UNIT_CHECK(slot_is(t, &slots[0], "7") && slots[0].kind == JS_SLOT_NUMBER);
+	UNIT_CHECK(slot_is(t, &slots[1], "NaN") && slots[1].kind == JS_SLOT_STRING);
+	UNIT_CHECK(slots[2].kind == JS_SLOT_STRING && slots[2].escaped);
+	UNIT_CHECK(slot_is(t, &slots[3], "-2.5e3") && slot_is(t, &slots[4], "r s"));
+	UNIT_CHECK(slot_is(t, &slots[5], "null") && slots[5].kind == JS_SLOT_NULL);
+	/* scalars the text lacks are absent, the others still found */
+	t = "{\"minValues\":{\"d\":{\"y\":\"q\"},\"id\":9}}";
+	UNIT_CHECK(keyed_all(&sh, t, slots));
+	UNIT_CHECK(slots[0].kind == JS_SLOT_ABSENT && slot_is(t, &slots[1], "9") &&
+			   slots[2].kind == JS_SLOT_ABSENT && slots[3].kind == JS_SLOT_ABSENT &&
+			   slot_is(t, &slots[4], "q") && slots[5].kind == JS_SLOT_ABSENT);
+	for (k = 0; k < (int) (sizeof(refused) / sizeof(refused[0])); k++)
+		UNIT_CHECK(!keyed_all(&sh, refused[k], slots));
+	/* every prefix of an accepted text is refused, and nothing past it read */
+	t = "{\"numRecords\":10,\"minValues\":{\"s\":\"a\",\"d\":{\"y\":\"q\",\"x\":1},\"id\":5},\"tightBounds\":true}";
+	UNIT_CHECK(keyed_all(&sh, t, slots));
+	for (i = 0; i < strlen(t); i++)
+	{
+		char	   *pre = malloc(i + 1);
+		size_t		consumed = 0;
+
+		memcpy(pre, t, i);
+		UNIT_CHECK(!js_match_keyed(&sh, pre, pre + i, slots, &consumed));
+		free(pre);
+	}
+	/* models a keyed model cannot describe */
+	UNIT_CHECK(js_build(&sh, "{\"a\":[1,2]}", 11, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build_keyed(&sh, &a) && sh.keyed == NULL);
+	UNIT_CHECK(js_build(&sh, "{\"a\":1,\"a\":2}", 13, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build_keyed(&sh, &a));
+	UNIT_CHECK(js_build(&sh, "7", 1, JS_PLAIN, &a));
+	UNIT_CHECK(!js_build_keyed(&sh, &a));
+	fmt_arena_free_all(&arena);
+}
+
+UNIT_TEST(jshape_keyed_escaped)
+{
+	FmtArena	arena;
+	FmtAllocator a;
+	JsShape		sh;
+	JsSlot		slots[64];
+	/* as inside a JSON string: every quote is backslash + quote */
+	const char *model = "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"id\\\":1,\\\"t\\\":\\\"x\\\"},\\\"maxValues\\\":{\\\"id\\\":2,\\\"t\\\":\\\"y\\\"}}";
+	const char *t = "{\\\"maxValues\\\": {\\\"t\\\": \\\"a\\\\\\\\b\\\", \\\"id\\\": 20}, \\\"minValues\\\": {\\\"id\\\": 10}, \\\"numRecords\\\": 3}";
+
+	fmt_arena_init(&arena, 0);
+	a = fmt_arena_allocator(&arena);
+	UNIT_CHECK(js_build(&sh, model, strlen(model), JS_ESCAPED, &a));
+	UNIT_CHECK(js_build_keyed(&sh, &a));
+	UNIT_CHECK(keyed_all(&sh, t, slots));
+	UNIT_CHECK(slot_is(t, &slots[0], "3") && slot_is(t, &slots[1], "10") &&
+			   slots[2].kind == JS_SLOT_ABSENT && slot_is(t, &slots[3], "20"));
+	UNIT_CHECK(slots[4].kind == JS_SLOT_STRING && slots[4].escaped);
+	/* a raw quote, a raw newline, a tab (an escape at the outer level) */
+	UNIT_CHECK(!keyed_all(&sh, "{\"numRecords\\\":5,\\\"minValues\\\":{\\\"id\\\":1,\\\"t\\\":\\\"x\\\"},\\\"maxValues\\\":{\\\"id\\\":2,\\\"t\\\":\\\"y\\\"}}", slots));
+	UNIT_CHECK(!keyed_all(&sh, "{\\\"numRecords\\\":5,\\\"minValues\\\":{\\\"id\\\":1,\\\"t\\\":\\\"x\ny\\\"},\\\"maxValues\\\":{\\\"id\\\":2,\\\"t\\\":\\\"y\\\"}}", slots));
+	UNIT_CHECK(!keyed_all(&sh, "{\\\"numRecords\\\":5,\\t\\\"minValues\\\":{\\\"id\\\":1,\\\"t\\\":\\\"x\\\"},\\\"maxValues\\\":{\\\"id\\\":2,\\\"t\\\":\\\"y\\\"}}", slots));
+	fmt_arena_free_all(&arena);
+}

@@ -5,6 +5,8 @@
  *	  accepts the model, the shape is built from it (both quotings), and a
  *	  candidate the shape accepts must be valid JSON too; the model always
  *	  matches its own shape, with the unescaped copy equal to the model.
+ *	  The shape's keyed model takes all the shape takes, with the same
+ *	  slots, and only valid JSON.
  */
 #include <string.h>
 
@@ -101,6 +103,53 @@ check_output(const JsShape *sh, const char *cand, size_t clen)
 	free(ref);
 }
 
+/*
+ * The keyed model of a shape takes whatever the shape takes, with the
+ * same slots (its members in any order and white space anywhere only add
+ * texts); what it takes is valid JSON (JS_PLAIN), and the model is one.
+ */
+static void
+check_keyed(JsShape *sh, const FmtAllocator *a, const char *model,
+			size_t mlen, const char *cand, size_t clen)
+{
+	JsSlot	   *s1 = malloc(sizeof(JsSlot) * (sh->nslots + 1));
+	JsSlot	   *s2 = malloc(sizeof(JsSlot) * (sh->nslots + 1));
+	size_t		c1 = 0;
+	size_t		c2 = 0;
+	bool		exact;
+	bool		keyed;
+	int			i;
+
+	if (!js_build_keyed(sh, a))
+	{
+		FUZZ_ASSERT(!js_match_keyed(sh, cand, cand + clen, s2, &c2));
+		goto done;
+	}
+	if (sh->quoting == JS_PLAIN)
+		FUZZ_ASSERT(js_match_keyed(sh, model, model + mlen, s2, &c2) &&
+					c2 == mlen);
+	exact = js_match(sh, cand, cand + clen, s1, &c1, NULL, NULL);
+	keyed = js_match_keyed(sh, cand, cand + clen, s2, &c2);
+	if (keyed)
+	{
+		FUZZ_ASSERT(c2 <= clen);
+		if (sh->quoting == JS_PLAIN)
+			FUZZ_ASSERT(valid_json(cand, c2));
+	}
+	if (exact)
+	{
+		FUZZ_ASSERT(keyed && c2 >= c1);
+		for (i = 0; i < sh->nslots; i++)
+			FUZZ_ASSERT(s1[i].off == s2[i].off && s1[i].len == s2[i].len &&
+						s1[i].kind == s2[i].kind &&
+						(s1[i].kind != JS_SLOT_STRING ||
+						 s1[i].escaped == s2[i].escaped));
+	}
+done:
+	free(s1);
+	free(s2);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -135,6 +184,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(valid_json(cand, consumed));
 		}
 		check_output(&sh, cand, clen);
+		check_keyed(&sh, &a, text, mlen, cand, clen);
 		free(slots);
 		free(out);
 	}
@@ -147,6 +197,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (js_match(&sh, cand, cand + clen, slots, &consumed, out, &outlen))
 			FUZZ_ASSERT(consumed <= clen && outlen <= consumed);
 		check_output(&sh, cand, clen);
+		check_keyed(&sh, &a, text, mlen, cand, clen);
 		free(slots);
 		free(out);
 	}
