@@ -751,6 +751,7 @@ typedef struct LazyReadFiles
 	int			n;				/* its live files */
 	char	  **norm;			/* their normalised paths, sorted ... */
 	int64	   *idx;			/* ... with each one's index in snap */
+	bool	   *looked;			/* [n]: norm[k] was looked up already */
 	int			looked_up;		/* removed paths looked up so far */
 	bool		given_up;		/* too many: derived whole instead */
 	int			nfound;			/* read files found */
@@ -808,18 +809,24 @@ lazy_recent_seen(const DeltaLog *log, int64 version)
 /*
  * lazy_read_files_add: look winner's removed paths up (see LazyReadFiles)
  * and give the loser the read files found so far.  false (nothing done)
- * when there are too many to look up one by one: derive them whole.
+ * when they are to be derived whole instead: the read snapshot is cached,
+ * or the read version was asked for lately, when the first winner comes;
+ * too many paths to look up one by one, at any winner.
  */
 static bool
-lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
+lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
+					ReadBinding *rb, LoserTxn *loser,
 					const ConflictTable *table, DeltaLog *log,
-					int64 read_version, const DeltaCommit *winner,
-					int npreds)
+					int64 read_version, const DeltaCommit *winner)
 {
 	int			nrem = 0;
 	int			i;
 
 	if (lr->given_up)
+		return false;
+	if (lr->snap == NULL &&
+		(snapshot_cache_find(scope, log, read_version, true) != NULL ||
+		 lazy_recent_seen(log, read_version)))
 		return false;
 	for (i = 0; i < winner->n_files; i++)
 		if (winner->files[i].kind == DELTA_FILE_REMOVE)
@@ -857,6 +864,8 @@ lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
 								   MCXT_ALLOC_HUGE);
 		lr->idx = palloc_extended(sizeof(int64) * Max(lr->n, 1),
 								  MCXT_ALLOC_HUGE);
+		lr->looked = palloc_extended(sizeof(bool) * Max(lr->n, 1),
+									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		for (k = 0; k < lr->n; k++)
 		{
 			lr->norm[k] = items[k].norm;
@@ -873,25 +882,17 @@ lazy_read_files_add(LazyReadFiles *lr, ReadBinding *rb, LoserTxn *loser,
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		norm = conflict_normalize_path(table, winner->files[i].path);
-		/* every live file of that path */
+		/* every live file of that path (once: winners may remove it again) */
 		for (k = conflict_find_first_sorted(lr->norm, lr->n, norm);
 			 k >= 0 && k < lr->n && strcmp(lr->norm[k], norm) == 0; k++)
 		{
-			DeltaFileAction *f = DeltaSnapshotGetFile(lr->snap, lr->idx[k]);
-			DeltaFileStats *fs = NULL;
-			int			r;
+			DeltaFileAction *f;
 
-			for (r = 0; r < npreds; r++)
-			{
-				if (!delta_read_partition_matches(rb->rs, r, &f->pv, NULL))
-					continue;
-				if (fs == NULL)
-					fs = delta_readset_decode_stats(rb->rs, f);
-				if (delta_read_stats_may_match(rb->rs, r, fs,
-											   f->stats_include_nan, NULL))
-					break;
-			}
-			if (r == npreds)
+			if (lr->looked[k])
+				continue;
+			lr->looked[k] = true;
+			f = DeltaSnapshotGetFile(lr->snap, lr->idx[k]);
+			if (!delta_read_file_scanned(rb->rs, f))
 				continue;		/* not read */
 			if (lr->nfound == lr->capfound)
 			{
@@ -1148,11 +1149,8 @@ conflict_check_run(const ConflictCheckArgs *args, bool conflicts_only,
 		 * below.
 		 */
 		if (deferred && commit_removes_files(winner) &&
-			!((lazy.snap != NULL ||
-			   (snapshot_cache_find(scope, log, read_version, true) == NULL &&
-				!lazy_recent_seen(log, read_version))) &&
-			  lazy_read_files_add(&lazy, &rb, &loser, &table, log,
-								  read_version, winner, npreds)))
+			!lazy_read_files_add(&lazy, scope, &rb, &loser, &table, log,
+								 read_version, winner))
 		{
 			DeferredPrescan dp;
 

@@ -997,7 +997,6 @@ js_keyed_build_value(JsKBuild *b, struct JsKNode *node, int depth)
 				tmp[n].node = fmt_alloc(b->alloc, sizeof(struct JsKNode));
 				if (tmp[n].node == NULL)
 					return false;
-				memset(tmp[n].node, 0, sizeof(struct JsKNode));
 				b->p = js_skip_space(q, e + b->qlen, b->end);
 				if (b->p >= b->end || *b->p != ':')
 					return false;
@@ -1063,10 +1062,9 @@ js_build_keyed(JsShape *shape, const FmtAllocator *alloc)
 
 	if (shape->keyed != NULL)
 		return true;
-	root = fmt_alloc(alloc, sizeof(struct JsKNode));
+	root = fmt_alloc(alloc, sizeof(struct JsKNode));	/* (zeroed) */
 	if (root == NULL)
 		return false;
-	memset(root, 0, sizeof(*root));
 	b.shape = shape;
 	b.p = shape->model;
 	b.end = shape->model + shape->model_len;

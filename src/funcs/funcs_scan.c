@@ -245,26 +245,10 @@ deltacc_files_for_scan(PG_FUNCTION_ARGS)
 	for (i = 0; i < snap->n_files; i++)
 	{
 		DeltaFileAction *fa = snap->files[i];
-		DeltaFileStats *fs = NULL;
-		bool		scanned = false;
 
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(row_cxt);
-		for (r = 0; r < npreds && !scanned; r++)
-		{
-			if (!delta_read_partition_matches(rs, r, &fa->pv, NULL))
-				continue;
-			if (!delta_read_can_skip(rs, r))
-			{
-				scanned = true;
-				break;
-			}
-			if (fs == NULL)
-				fs = delta_readset_decode_stats(rs, fa);
-			scanned = delta_read_stats_may_match(rs, r, fs,
-												 fa->stats_include_nan, NULL);
-		}
-		if (scanned)
+		if (delta_read_file_scanned(rs, fa))
 			DeltaPutSnapshotFileRow(rsinfo, fa);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(row_cxt);

@@ -2794,6 +2794,30 @@ describe_stats(const DeltaReadSet *rs, const KVariant *v, const DeltaFileStats *
 	return buf.data;
 }
 
+
+/*
+ * delta_read_file_scanned: see predicate.h.
+ */
+bool
+delta_read_file_scanned(DeltaReadSet *rs, const DeltaFileAction *f)
+{
+	DeltaFileStats *fs = NULL;
+	int			r;
+
+	for (r = 0; r < rs->nreads; r++)
+	{
+		if (!delta_read_partition_matches(rs, r, &f->pv, NULL))
+			continue;
+		if (!delta_read_can_skip(rs, r))
+			return true;		/* (no statistics decoded for it) */
+		if (fs == NULL)
+			fs = delta_readset_decode_stats(rs, f);
+		if (delta_read_stats_may_match(rs, r, fs, f->stats_include_nan, NULL))
+			return true;
+	}
+	return false;
+}
+
 /* Why a (false) K part rules the file out, e.g. "max(id)=99 < 200". */
 static char *
 describe_false_part(const DeltaReadSet *rs, const KNode *k,

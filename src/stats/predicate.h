@@ -208,6 +208,16 @@ extern bool delta_read_partition_matches(DeltaReadSet *rs, int read,
 										 char **reason);
 
 /*
+ * Would a reader running the reads of rs scan file f (files_for_scan's
+ * rule): for some read, the partition predicate is TRUE on f's partition
+ * values and f's statistics (delta_readset_decode_stats, judged for the
+ * writer that added f: f->stats_include_nan) may match its data
+ * conjuncts.  Allocates as delta_readset_decode_stats does.
+ */
+extern bool delta_read_file_scanned(DeltaReadSet *rs,
+									const DeltaFileAction *f);
+
+/*
  * Evaluate read i's usable conjuncts (partition and data; conjuncts that
  * were dropped count as TRUE) on one decoded row: values/isnull indexed by
  * the schema's leaf_index.  Returns true iff the result is TRUE.

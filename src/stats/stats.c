@@ -1334,7 +1334,8 @@ prescan_role(const JsShape *shape, const char *base, const ScanSpan *span)
 
 /*
  * prescan_build_shape: remember the shape of the stats text [base, stop)
- * that the scanner sc just accepted, with the slots of its answers, last
+ * that the scanner (or a keyed model) just accepted into sc, with the
+ * slots of its answers, last
  * among the shapes (replacing the last one when all places are taken: a
  * shape made last and matched by no text since); nothing when it does not
  * fit one.  Each shape has its own context, under the prescan's.
@@ -1426,7 +1427,8 @@ prescan_slot_span(const PrescanShape *sh, const char *base, int r,
  * prescan_match_shape: decode the stats string whose text starts at base
  * (after the opening quote; the line ends at end) by matching the
  * remembered shapes in turn, then (out NULL) their keyed models
- * (js_match_keyed: the same keys in any order, each once); true when one
+ * (js_match_keyed: the layout's keys in any order, each once, scalar
+ * members missing); true when one
  * matched (it moves to the front): sc holds the same answers the scanner
  * would give, out the unescaped text (*outlen bytes), *after the byte
  * after the closing quote and *keyed_match whether a keyed model took it.

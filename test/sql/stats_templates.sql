@@ -11,19 +11,7 @@
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 SELECT set_config('deltacc_test.t', :'abs_srcdir' || '/data/stats_templates', false) IS NOT NULL AS ok;
-CREATE FUNCTION pg_temp.loser() RETURNS jsonb LANGUAGE sql AS
-$$ SELECT '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]'::jsonb $$;
-CREATE FUNCTION pg_temp.fast(p text) RETURNS text LANGUAGE sql AS $$
-  SELECT coalesce(string_agg(path, ',' ORDER BY path), '')
-    FROM deltacc.conflicts(current_setting('deltacc_test.t'), 0, ARRAY[p], pg_temp.loser(),
-                           read_files => '{}', mode => 'stats')
-   WHERE conflict = 'ConcurrentAppendException' $$;
-CREATE FUNCTION pg_temp.slow(p text) RETURNS text LANGUAGE sql AS $$
-  SELECT coalesce(string_agg(path, ',' ORDER BY path), '')
-    FROM deltacc.explain_conflicts(current_setting('deltacc_test.t'), 0, ARRAY[p], pg_temp.loser(),
-                                   read_files => '{}', mode => 'stats')
-   WHERE "check" = 'added_files' AND decision = 'conflict' $$;
-SELECT pg_sleep(1.1);	-- files changed less than a second ago are not cached
+\i :abs_srcdir/sql/stats_fast_slow.inc
 
 -- per file, for one read on the prescanned column: which lines conflict
 -- (kept) and which the statistics rule out
