@@ -749,9 +749,9 @@ typedef struct LazyReadFiles
 {
 	DeltaSnapshot *snap;		/* lazy read snapshot, or NULL until needed */
 	int			n;				/* its live files */
-	char	  **norm;			/* their normalised paths, sorted ... */
+	DeltaPathKey *keys;			/* their path keys, sorted ... */
 	int64	   *idx;			/* ... with each one's index in snap */
-	bool	   *looked;			/* [n]: norm[k] was looked up already */
+	bool	   *looked;			/* [n]: keys[k] was looked up already */
 	int			looked_up;		/* removed paths looked up so far */
 	bool		given_up;		/* too many: derived whole instead */
 	int			nfound;			/* read files found */
@@ -760,16 +760,36 @@ typedef struct LazyReadFiles
 	const DeltaFileAction **found_acts;
 } LazyReadFiles;
 
-typedef struct NormIdx
+typedef struct KeyIdx
 {
-	char	   *norm;
+	DeltaPathKey key;
 	int64		idx;
-} NormIdx;
+} KeyIdx;
 
 static int
-cmp_norm_idx(const void *a, const void *b)
+cmp_key_idx(const void *a, const void *b)
 {
-	return strcmp(((const NormIdx *) a)->norm, ((const NormIdx *) b)->norm);
+	return DeltaPathKeyCmp(&((const KeyIdx *) a)->key,
+						   &((const KeyIdx *) b)->key);
+}
+
+/* the first k with keys[k] equal to key, or n when there is none */
+static int
+lazy_find_first(const DeltaPathKey *keys, int n, const DeltaPathKey *key)
+{
+	int			lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (DeltaPathKeyCmp(&keys[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -839,7 +859,7 @@ lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
 	lr->looked_up += nrem;
 	if (lr->snap == NULL)
 	{
-		NormIdx    *items;
+		KeyIdx	   *items;
 		int64		k;
 
 		lr->snap = DeltaSnapshotBuildLazy(log, read_version);
@@ -849,18 +869,19 @@ lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
 			return false;
 		}
 		lr->n = (int) lr->snap->n_files;
-		items = palloc_extended(sizeof(NormIdx) * Max(lr->n, 1),
+		/* keys, not normal forms: most paths are their own key */
+		items = palloc_extended(sizeof(KeyIdx) * Max(lr->n, 1),
 								MCXT_ALLOC_HUGE);
 		for (k = 0; k < lr->n; k++)
 		{
 			if ((k & 1023) == 0)
 				CHECK_FOR_INTERRUPTS();
-			items[k].norm = conflict_normalize_path(table,
-													DeltaSnapshotFilePath(lr->snap, k));
+			items[k].key = DeltaLogPathKey(table->log,
+										   DeltaSnapshotFilePath(lr->snap, k));
 			items[k].idx = k;
 		}
-		qsort(items, lr->n, sizeof(NormIdx), cmp_norm_idx);
-		lr->norm = palloc_extended(sizeof(char *) * Max(lr->n, 1),
+		qsort(items, lr->n, sizeof(KeyIdx), cmp_key_idx);
+		lr->keys = palloc_extended(sizeof(DeltaPathKey) * Max(lr->n, 1),
 								   MCXT_ALLOC_HUGE);
 		lr->idx = palloc_extended(sizeof(int64) * Max(lr->n, 1),
 								  MCXT_ALLOC_HUGE);
@@ -868,23 +889,23 @@ lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
 									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		for (k = 0; k < lr->n; k++)
 		{
-			lr->norm[k] = items[k].norm;
+			lr->keys[k] = items[k].key;
 			lr->idx[k] = items[k].idx;
 		}
 		pfree(items);
 	}
 	for (i = 0; i < winner->n_files; i++)
 	{
-		char	   *norm;
+		DeltaPathKey key;
 		int			k;
 
 		if (winner->files[i].kind != DELTA_FILE_REMOVE)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		norm = conflict_normalize_path(table, winner->files[i].path);
+		key = DeltaLogPathKey(table->log, winner->files[i].path);
 		/* every live file of that path (once: winners may remove it again) */
-		for (k = conflict_find_first_sorted(lr->norm, lr->n, norm);
-			 k >= 0 && k < lr->n && strcmp(lr->norm[k], norm) == 0; k++)
+		for (k = lazy_find_first(lr->keys, lr->n, &key);
+			 k < lr->n && DeltaPathKeyCmp(&lr->keys[k], &key) == 0; k++)
 		{
 			DeltaFileAction *f;
 

@@ -1847,3 +1847,57 @@ DeltaLogNormalizePath(const DeltaLog *log, const char *path_in_log)
 		return pstrdup(path_in_log);
 	return r;
 }
+
+/*
+ * DeltaLogPathKey: see log_reader.h.  A plain relative path's normal form
+ * is root + '/' + path (delta_resolve's common case), so its part below
+ * the root is the path itself.
+ */
+DeltaPathKey
+DeltaLogPathKey(const DeltaLog *log, const char *path_in_log)
+{
+	DeltaPathKey k;
+	const char *root = log->table_path;
+	size_t		rootlen = strlen(root);
+	char	   *norm;
+	bool		local = !storage_is_remote(root) && strcmp(root, "/") != 0;
+
+	if (local && plain_relative(path_in_log))
+	{
+		k.key = path_in_log;
+		k.inside = true;
+#ifdef USE_ASSERT_CHECKING
+		{
+			char	   *n = DeltaLogNormalizePath(log, path_in_log);
+
+			Assert(strncmp(n, root, rootlen) == 0 && n[rootlen] == '/' &&
+				   strcmp(n + rootlen + 1, path_in_log) == 0);
+			pfree(n);
+		}
+#endif
+		return k;
+	}
+	norm = DeltaLogNormalizePath(log, path_in_log);
+	if (local && strncmp(norm, root, rootlen) == 0 && norm[rootlen] == '/')
+	{
+		k.key = norm + rootlen + 1;
+		k.inside = true;
+	}
+	else
+	{
+		k.key = norm;
+		k.inside = false;
+	}
+	return k;
+}
+
+/*
+ * DeltaPathKeyCmp: see log_reader.h.
+ */
+int
+DeltaPathKeyCmp(const DeltaPathKey *a, const DeltaPathKey *b)
+{
+	if (a->inside != b->inside)
+		return a->inside ? -1 : 1;
+	return strcmp(a->key, b->key);
+}

@@ -434,6 +434,29 @@ extern char *DeltaLogResolvePath(const DeltaLog *log, const char *path_in_log);
 extern char *DeltaLogNormalizePath(const DeltaLog *log, const char *path_in_log);
 
 /*
+ * A comparison key of a log path with the normal form's equality: two
+ * paths get equal keys (the same inside flag and equal strings) exactly
+ * when DeltaLogNormalizePath gives them equal strings.  The normal form of
+ * a path under the table root is keyed by its part below the root
+ * (inside = true), any other by the whole normal form (inside = false).  A
+ * plain relative path (no scheme, escape, empty, "." or ".." component:
+ * what writers put in the log) is its own key, path_in_log itself, with no
+ * work and no allocation; the others are normalised (key palloc'd in
+ * CurrentMemoryContext, or pointing into such a string).  The key is valid
+ * as long as path_in_log and that memory are.
+ */
+typedef struct DeltaPathKey
+{
+	const char *key;
+	bool		inside;
+} DeltaPathKey;
+
+extern DeltaPathKey DeltaLogPathKey(const DeltaLog *log, const char *path_in_log);
+
+/* strcmp-style order of two keys (outside keys after inside ones) */
+extern int	DeltaPathKeyCmp(const DeltaPathKey *a, const DeltaPathKey *b);
+
+/*
  * Error-context support for anything reading a Delta file, so every message
  * ends with 'Delta log file "<file>", line N' (line omitted when 0).  Push
  * with DeltaErrorContextPush, update pos->line as you go, pop with

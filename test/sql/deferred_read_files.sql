@@ -43,6 +43,20 @@ SELECT count(*) AS conflicts
   FROM deltacc.conflicts(current_setting('deltacc_test.dir') || 'rv_many_del', 0,
                          '{id >= 5000}', :'A', mode => 'stats');
 
+-- rv_path_forms (generate.py): v1 removes the five files of v0 naming
+-- them in other forms.  Must still conflict: looked up one by one, the
+-- four written differently (an escape, a "." and an empty component) are
+-- the files read, as explain_conflicts finds them; P5.parquet is not
+-- p5.parquet.
+SELECT winning_version AS v, conflict, path
+  FROM deltacc.conflicts(current_setting('deltacc_test.dir') || 'rv_path_forms', 0,
+                         '{true}', :'A', mode => 'stats')
+ ORDER BY 1, 3;
+SELECT winning_version AS v, path
+  FROM deltacc.explain_conflicts(current_setting('deltacc_test.dir') || 'rv_path_forms', 0,
+                                 '{true}', :'A', mode => 'stats')
+ WHERE decision = 'conflict' ORDER BY 1, 2;
+
 \getenv tables DELTACC_TABLES
 \if :{?tables}
 SELECT :'tables' <> '' AS have_tables \gset

@@ -431,6 +431,19 @@ def main():
     t.commit("DELETE", [t.remove("f%03d" % k) for k in range(10)], blind=False)       # v2
     t.commit("DELETE", [t.remove("f%03d" % k) for k in range(10, 300)], blind=False)  # v3
     t.write(base)
+    # rv_path_forms: v1 removes the files of v0 naming them in other forms
+    # (an escape, a "." and an empty component, each way round), which name
+    # the same files: a read of every file must still conflict on each.
+    # P5.parquet is another file than p5.parquet (no conflict on it).
+    t = Table("rv_path_forms", [ID], config={"delta.isolationLevel": "WriteSerializable"})
+    forms = [("p1", "a=1/p1.parquet", "a%3D1/p1.parquet"),
+             ("p2", "./p2.parquet", "p2.parquet"),
+             ("p3", "p3%20x.parquet", "p3 x.parquet"),
+             ("p4", "d/p4.parquet", "d//p4.parquet"),
+             ("p5", "p5.parquet", "P5.parquet")]
+    base = [t.add(n, 10 * k, 10 * k + 9, path=a) for k, (n, a, _) in enumerate(forms)]
+    t.commit("DELETE", [t.remove(n, path=r) for n, _, r in forms], blind=False)  # v1
+    t.write(base)
     rv_table("rv_two_meta", lambda t: [t.protocol_action(), t.metadata(),
                                        t.add("b", 10, 19), t.metadata(config=ser)])
     rv_table("rv_esc_meta", lambda t: [t.protocol_action(), t.metadata(),
