@@ -43,6 +43,7 @@
 #include "format/jshape.h"
 #include "format/jstr.h"
 #include "log/actions.h"
+#include "log/fastline.h"
 #include "stats/stats.h"
 
 /* Result of parsing a date-time text. */
@@ -1426,7 +1427,7 @@ prescan_slot_span(const PrescanShape *sh, const char *base, int r,
 /*
  * prescan_match_shape: decode the stats string whose text starts at base
  * (after the opening quote; the line ends at end) by matching the
- * remembered shapes in turn, then (out NULL) their keyed models
+ * remembered shapes in turn, then their keyed models
  * (js_match_keyed: the layout's keys in any order, each once, scalar
  * members missing); true when one
  * matched (it moves to the front): sc holds the same answers the scanner
@@ -1452,14 +1453,14 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 			base + consumed < end && base[consumed] == '"')
 			break;
 	}
-	if (i == ps->nshapes && out == NULL)
+	if (i == ps->nshapes)
 	{
 		/*
 		 * A layout's keys in another order (delta-rs orders the columns
 		 * anew on every file), or some columns' entries missing: the
 		 * layout of the last keyed match first, then the others, a few
-		 * at most.  Only for a text whose unescaped copy is not wanted: a
-		 * keyed match writes none.
+		 * at most.  A keyed match writes no unescaped copy: when one is
+		 * wanted, the string is decoded on its own below.
 		 */
 		int			tries = 0;
 		bool		keyed = false;
@@ -1475,6 +1476,16 @@ prescan_match_shape(DeltaStatsPrescan *ps, StatsScan *sc, const char *base,
 			keyed = js_match_keyed(&sh->shape, base, end, sh->slots,
 								   &consumed) &&
 				base + consumed < end && base[consumed] == '"';
+		}
+		if (keyed && out != NULL)
+		{
+			/* the copy: the whole string, validated again as it is decoded */
+			const char *q = base - 1;
+			int			n;
+
+			keyed = fl_unescape_string(&q, end, out, &n) &&
+				q == base + consumed + 1;
+			olen = (size_t) n;
 		}
 		*keyed_match = keyed;
 		if (keyed)

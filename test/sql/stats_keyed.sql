@@ -54,3 +54,42 @@ SELECT unnest(string_to_array(slow, ',')) AS kept FROM keyed WHERE p = 'id < -10
 SELECT p, 'e10_dup_id_last_low.parquet' = ANY (string_to_array(slow, ',')) AS dup_kept,
        'e11_dup_in_object.parquet' = ANY (string_to_array(slow, ',')) AS dup_in_object_kept
   FROM keyed WHERE p IN ('id < 6', 'id > 1000') ORDER BY p;
+
+-- The read snapshot keeps each statistics text unescaped: the keyed models
+-- take those lines too, the copy decoded on its own.  Version 2 removes
+-- e19; a check from version 1 without read_files, asked twice in a new
+-- session, looks that path up alone the first time and builds the read
+-- snapshot of version 1 (its 45 lines prescanned) the second.  Must still
+-- conflict: e19 is read by the reads that keep it (id 73..74), as
+-- explain_conflicts finds; the files a read would scan (files_for_scan)
+-- are the ones explain_conflicts keeps, for every read above.
+CREATE TABLE keyed_slow AS SELECT p, slow FROM keyed;
+\c
+SELECT set_config('deltacc_test.t', :'abs_srcdir' || '/data/stats_keyed', false) IS NOT NULL AS ok;
+\set L '[{"add":{"path":"loser.parquet","partitionValues":{},"size":1,"modificationTime":0,"dataChange":true}}]'
+SELECT winning_version AS v, conflict, path
+  FROM deltacc.conflicts(current_setting('deltacc_test.t'), 1, '{id BETWEEN 70 AND 80}', :'L',
+                         mode => 'stats');
+SELECT count(*) IS NOT NULL AS reset FROM deltacc.fastpath_stats(reset => true);
+SELECT winning_version AS v, conflict, path
+  FROM deltacc.conflicts(current_setting('deltacc_test.t'), 1, '{id BETWEEN 70 AND 80}', :'L',
+                         mode => 'stats');
+SELECT fast_path, hits >= 30 AS most_matched, hits + misses AS texts, misses <= 14 AS few_scanned
+  FROM deltacc.fastpath_stats() WHERE fast_path = 'stats.layout';
+SELECT winning_version AS v, "check", path
+  FROM deltacc.explain_conflicts(current_setting('deltacc_test.t'), 1, '{id BETWEEN 70 AND 80}',
+                                 :'L', mode => 'stats')
+ WHERE decision = 'conflict';
+-- a read that rules e19 out: no conflict
+SELECT count(*) AS conflicts
+  FROM deltacc.conflicts(current_setting('deltacc_test.t'), 1, '{id BETWEEN 1000 AND 1010}', :'L',
+                         mode => 'stats');
+-- mismatches (expected: none)
+SELECT p, slow, scan
+  FROM (SELECT p, slow,
+               (SELECT coalesce(string_agg(path, ',' ORDER BY path), '')
+                  FROM deltacc.files_for_scan(current_setting('deltacc_test.t'), ARRAY[p], 1))
+                   AS scan
+          FROM keyed_slow) s
+ WHERE scan IS DISTINCT FROM slow ORDER BY p;
+DROP TABLE keyed_slow;

@@ -111,3 +111,16 @@ with open('_delta_log/00000000000000000001.json', 'w') as f:
                                        "isolationLevel": "Serializable",
                                        "isBlindAppend": False, "clientVersion": "delta-rs.0.22.0"}},
                        separators=(',', ':')))
+# version 2 removes one of them: a check from version 1 without read_files
+# then needs the read files, and builds the read snapshot (keyed lines, the
+# unescaped copy of each statistics text kept) when asked again
+with open('_delta_log/00000000000000000002.json', 'w') as f:
+    f.write(json.dumps({"remove": {"path": "e19_back_to_keyed.parquet",
+                                   "deletionTimestamp": 1700000000002, "dataChange": True,
+                                   "extendedFileMetadata": True, "partitionValues": {},
+                                   "size": 100}}, separators=(',', ':')) + '\n')
+    f.write(json.dumps({"commitInfo": {"timestamp": 1700000000002, "operation": "DELETE",
+                                       "operationParameters": {"predicate": "[\"(id = 73)\"]"},
+                                       "isolationLevel": "Serializable",
+                                       "isBlindAppend": False, "clientVersion": "delta-rs.0.22.0"}},
+                       separators=(',', ':')) + '\n')
