@@ -52,6 +52,15 @@ struct JsPiece
 	JsSlotKind	mkind;			/* and its kind (words: which word) */
 
 	/*
+	 * For the template walk (js_walk): the slot as the model has it (off =
+	 * slot_off, not escaped), and where the literal after it ends in the
+	 * model (SIZE_MAX when that literal is empty, and for the last piece,
+	 * which has no slot: the walk takes those itself).
+	 */
+	JsSlot		mslot;
+	size_t		next_end;
+
+	/*
 	 * A literal of at most JS_SHORT_LIT bytes, padded with zeros, and the
 	 * mask of its bytes (bit i: byte i): js_lit_short compares it without
 	 * a loop.
@@ -507,7 +516,16 @@ js_build(JsShape *shape, const char *p, size_t len, JsQuoting quoting,
 		if (pc->kind == JS_SLOT_NULL)
 			pc->mkind = model[pc->slot_off] == 't' ? JS_SLOT_TRUE :
 				model[pc->slot_off] == 'f' ? JS_SLOT_FALSE : JS_SLOT_NULL;
+		pc->mslot.off = pc->slot_off;
+		pc->mslot.len = pc->mlen;
+		pc->mslot.kind = pc->mkind;
+		pc->mslot.escaped = false;
+		pc->next_end = shape->pieces[i + 1].lit_len > 0 ?
+			shape->pieces[i + 1].lit_off + shape->pieces[i + 1].lit_len :
+			SIZE_MAX;
 	}
+	memset(&shape->pieces[nslots].mslot, 0, sizeof(JsSlot));
+	shape->pieces[nslots].next_end = SIZE_MAX;
 	for (i = 0; i <= nslots; i++)
 	{
 		JsPiece    *pc = &shape->pieces[i];
@@ -799,14 +817,13 @@ js_walk(const JsShape *shape, const char *p, const char *end,
 			const JsPiece *first = pc;
 			size_t		mo = pc->slot_off;
 			size_t		run = js_tmpl_run_avx2(shape, mo, pos, end);
+			size_t		delta = (size_t) (base - p) - mo;	/* (modulo) */
 
-			while (pc != last && pc[1].lit_len > 0 &&
-				   pc[1].lit_off + pc[1].lit_len - mo <= run)
+			/* (next_end: SIZE_MAX at the last piece and empty literals) */
+			while (pc->next_end - mo <= run)
 			{
-				sl->off = (size_t) (base - p) + (pc->slot_off - mo);
-				sl->len = pc->mlen;
-				sl->kind = pc->mkind;
-				sl->escaped = false;
+				*sl = pc->mslot;
+				sl->off += delta;
 				pc++;
 				sl++;
 			}
