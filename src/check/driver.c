@@ -745,13 +745,18 @@ derive_read_files(ReadBinding *rb, LoserTxn *loser, const ConflictTable *table,
  */
 #define LAZY_READ_MAX 256
 
+typedef struct KeyIdx
+{
+	DeltaPathKey key;
+	int64		idx;
+} KeyIdx;
+
 typedef struct LazyReadFiles
 {
 	DeltaSnapshot *snap;		/* lazy read snapshot, or NULL until needed */
 	int			n;				/* its live files */
-	DeltaPathKey *keys;			/* their path keys, sorted ... */
-	int64	   *idx;			/* ... with each one's index in snap */
-	bool	   *looked;			/* [n]: keys[k] was looked up already */
+	KeyIdx	   *items;			/* their path keys (and index in snap), sorted */
+	bool	   *looked;			/* [n]: items[k] was looked up already */
 	int			looked_up;		/* removed paths looked up so far */
 	bool		given_up;		/* too many: derived whole instead */
 	int			nfound;			/* read files found */
@@ -760,12 +765,6 @@ typedef struct LazyReadFiles
 	const DeltaFileAction **found_acts;
 } LazyReadFiles;
 
-typedef struct KeyIdx
-{
-	DeltaPathKey key;
-	int64		idx;
-} KeyIdx;
-
 static int
 cmp_key_idx(const void *a, const void *b)
 {
@@ -773,9 +772,9 @@ cmp_key_idx(const void *a, const void *b)
 						   &((const KeyIdx *) b)->key);
 }
 
-/* the first k with keys[k] equal to key, or n when there is none */
+/* the first k with items[k]'s key not below key (n: none) */
 static int
-lazy_find_first(const DeltaPathKey *keys, int n, const DeltaPathKey *key)
+lazy_find_first(const KeyIdx *items, int n, const DeltaPathKey *key)
 {
 	int			lo = 0,
 				hi = n;
@@ -784,7 +783,7 @@ lazy_find_first(const DeltaPathKey *keys, int n, const DeltaPathKey *key)
 	{
 		int			mid = lo + (hi - lo) / 2;
 
-		if (DeltaPathKeyCmp(&keys[mid], key) < 0)
+		if (DeltaPathKeyCmp(&items[mid].key, key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -860,7 +859,7 @@ lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
 	if (lr->snap == NULL)
 	{
 		KeyIdx	   *items;
-		int64		k;
+		int			k;
 
 		lr->snap = DeltaSnapshotBuildLazy(log, read_version);
 		if (lr->snap->n_files > PG_INT32_MAX / 2)
@@ -881,18 +880,9 @@ lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
 			items[k].idx = k;
 		}
 		qsort(items, lr->n, sizeof(KeyIdx), cmp_key_idx);
-		lr->keys = palloc_extended(sizeof(DeltaPathKey) * Max(lr->n, 1),
-								   MCXT_ALLOC_HUGE);
-		lr->idx = palloc_extended(sizeof(int64) * Max(lr->n, 1),
-								  MCXT_ALLOC_HUGE);
+		lr->items = items;
 		lr->looked = palloc_extended(sizeof(bool) * Max(lr->n, 1),
 									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		for (k = 0; k < lr->n; k++)
-		{
-			lr->keys[k] = items[k].key;
-			lr->idx[k] = items[k].idx;
-		}
-		pfree(items);
 	}
 	for (i = 0; i < winner->n_files; i++)
 	{
@@ -904,15 +894,15 @@ lazy_read_files_add(LazyReadFiles *lr, CommitCacheScope *scope,
 		CHECK_FOR_INTERRUPTS();
 		key = DeltaLogPathKey(table->log, winner->files[i].path);
 		/* every live file of that path (once: winners may remove it again) */
-		for (k = lazy_find_first(lr->keys, lr->n, &key);
-			 k < lr->n && DeltaPathKeyCmp(&lr->keys[k], &key) == 0; k++)
+		for (k = lazy_find_first(lr->items, lr->n, &key);
+			 k < lr->n && DeltaPathKeyCmp(&lr->items[k].key, &key) == 0; k++)
 		{
 			DeltaFileAction *f;
 
 			if (lr->looked[k])
 				continue;
 			lr->looked[k] = true;
-			f = DeltaSnapshotGetFile(lr->snap, lr->idx[k]);
+			f = DeltaSnapshotGetFile(lr->snap, lr->items[k].idx);
 			if (!delta_read_file_scanned(rb->rs, f))
 				continue;		/* not read */
 			if (lr->nfound == lr->capfound)

@@ -205,25 +205,38 @@ js_copy(char *dst, const char *src, size_t n)
 }
 
 /*
- * js_lit_short: the literal of pc (at most JS_SHORT_LIT bytes) is at p,
- * where JS_SHORT_LIT bytes may be read: two 16-byte compares under its
- * mask (without SSE2: js_same).
+ * js_masked_same: the len bytes of lit (32 bytes, zero-padded; mask: bit i
+ * for byte i, the low len bits) are at p, where 32 bytes may be read: two
+ * 16-byte compares under the mask (without SSE2: js_same).
  */
 static inline bool
-js_lit_short(const JsPiece *pc, const char *p)
+js_masked_same(const char *p, const unsigned char *lit, uint32_t mask,
+			   size_t len)
 {
 #if defined(__SSE2__) && defined(__GNUC__)
 	__m128i		a0 = _mm_loadu_si128((const __m128i *) p);
 	__m128i		a1 = _mm_loadu_si128((const __m128i *) (p + 16));
-	__m128i		b0 = _mm_loadu_si128((const __m128i *) pc->short_lit);
-	__m128i		b1 = _mm_loadu_si128((const __m128i *) (pc->short_lit + 16));
+	__m128i		b0 = _mm_loadu_si128((const __m128i *) lit);
+	__m128i		b1 = _mm_loadu_si128((const __m128i *) (lit + 16));
 	uint32_t	eq = (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
 		((uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16);
 
-	return (~eq & pc->short_mask) == 0;
+	(void) len;
+	return (~eq & mask) == 0;
 #else
-	return js_same(p, (const char *) pc->short_lit, pc->lit_len);
+	(void) mask;
+	return js_same(p, (const char *) lit, len);
 #endif
+}
+
+/*
+ * js_lit_short: the literal of pc (at most JS_SHORT_LIT bytes) is at p,
+ * where JS_SHORT_LIT bytes may be read.
+ */
+static inline bool
+js_lit_short(const JsPiece *pc, const char *p)
+{
+	return js_masked_same(p, pc->short_lit, pc->short_mask, pc->lit_len);
 }
 
 /* a quote at p (JS_ESCAPED: backslash + '"'), p < end */
@@ -1104,19 +1117,9 @@ js_build_keyed(JsShape *shape, const FmtAllocator *alloc)
 static inline bool
 js_key_here(const JsKMember *m, const char *p)
 {
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i		a0 = _mm_loadu_si128((const __m128i *) p);
-	__m128i		a1 = _mm_loadu_si128((const __m128i *) (p + 16));
-	__m128i		b0 = _mm_loadu_si128((const __m128i *) m->lit);
-	__m128i		b1 = _mm_loadu_si128((const __m128i *) (m->lit + 16));
-	uint32_t	eq = (uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
-		((uint32_t) _mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16);
-
-	return m->lit_mask != 0 && (~eq & m->lit_mask) == 0;
-#else
 	return m->lit_mask != 0 &&
-		js_same(p, (const char *) m->lit, (size_t) __builtin_popcount(m->lit_mask));
-#endif
+		js_masked_same(p, m->lit, m->lit_mask,
+					   (size_t) __builtin_popcount(m->lit_mask));
 }
 
 static bool js_keyed_object_esc(const struct JsKNode *node, const char **pp,

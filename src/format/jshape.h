@@ -134,8 +134,9 @@ extern bool js_build_template(JsShape *shape, const FmtAllocator *alloc);
  * it lacks: keys of the model only, each once, every member whose model
  * value is an object present; a scalar (of any kind: writers put NaN and
  * Infinity as strings where other files have numbers) where the model has
- * one, an object keyed the same way where it has an object; white space wherever JSON allows it (JS_ESCAPED: spaces only); a
- * key that is literal bytes as in the model.  Its slots are filled in the
+ * one, an object keyed the same way where it has an object; white space
+ * wherever JSON allows it (JS_ESCAPED: spaces only); a key that is
+ * literal bytes as in the model.  Its slots are filled in the
  * model's numbering whatever order the text has them in (the slot of a
  * member the text lacks: kind JS_SLOT_ABSENT), so a caller that knows which
  * slot holds what reads a keyed match as it reads a match.  (Writers leave
